@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# kernel.sh ARCH FLAVOR: build one kernel and its modules out of tree.
+#
+#   upstream: the pristine Linux 6.1.y from linux-source-6.1, untouched.
+#   ours:     the pristine tree, then patches/series, then the overlay files.
+#
+# Both use the same config: tinyconfig plus configs/*.config fragments.
+# Output: build/kernel/ARCH-FLAVOR/{.config,IMAGE,modroot/}.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:?ARCH}; flavor=${2:?FLAVOR}
+check_arch "$arch"; check_flavor "$flavor"
+
+unpack_base() {
+	[ -f "$base/.unpacked" ] && return
+	rm -rf "$build/base"; mkdir -p "$build/base"
+	echo "kernel: unpacking $base_tar"
+	tar -xJf "$base_tar" -C "$build/base"
+	touch "$base/.unpacked"
+}
+
+base_version() {
+	make -s -C "$base" kernelversion 2>/dev/null
+}
+
+# The tree for FLAVOR=ours: a hard-linked copy of the pristine tree (patch and
+# rsync write new files, so the pristine copy is never modified), the series
+# applied, the overlay copied on top. It is rebuilt from scratch whenever the
+# series or the set of overlay files changes; otherwise only changed overlay
+# files are copied (by checksum, so make sees new mtimes only where needed).
+prepare_ours() {
+	local key files
+	src="$build/src/ours"
+	files=$(cd "$top" && git ls-files -co --exclude-standard -- $overlay_dirs 2>/dev/null |
+		while read -r f; do [ -f "$f" ] && echo "$f"; done)
+	key=$( (cat "$top"/patches/series 2>/dev/null
+		while read -r p; do [ -n "$p" ] && cat "$top/patches/$p"; done \
+			< <(grep -v '^#' "$top/patches/series" 2>/dev/null || true)
+		echo "$files") | sha256sum | cut -d' ' -f1)
+	if [ "$(cat "$src.key" 2>/dev/null)" != "$key" ]; then
+		echo "kernel: preparing the ours tree" >&2
+		rm -rf "$src" "$src.key" "$(kdir x86_64 ours)" "$(kdir arm64 ours)"
+		mkdir -p "$build/src"
+		cp -al "$base" "$src"
+		grep -v '^#' "$top/patches/series" 2>/dev/null | while read -r p; do
+			[ -n "$p" ] || continue
+			patch -s -p1 -d "$src" --no-backup-if-mismatch -F0 \
+				< "$top/patches/$p" || die "patch $p does not apply"
+		done
+	fi
+	if [ -n "$files" ]; then
+		(cd "$top" && echo "$files" | rsync -rlc --files-from=- . "$src/")
+	fi
+	echo "$key" > "$src.key"
+}
+
+# kmake ARGS: make in $src for the build directory $out, cross and ccache set.
+kmake() {
+	make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" HOSTCC="ccache gcc" "$@"
+}
+
+configure() {
+	local frags key
+	frags="$top/configs/base.config $top/configs/tracing.config"
+	frags="$frags $top/configs/kunit.config $top/configs/$arch.config"
+	key=$(cat $frags | sha256sum | cut -d' ' -f1)
+	[ "$(cat "$out/.config-key" 2>/dev/null)" = "$key" ] && return
+	echo "kernel: configuring $arch-$flavor"
+	kmake -s tinyconfig >/dev/null
+	KCONFIG_CONFIG="$out/.config" "$src/scripts/kconfig/merge_config.sh" \
+		-m -O "$out" "$out/.config" $frags > "$out/merge_config.log" 2>&1
+	kmake -s olddefconfig >/dev/null 2>&1
+	# Every option a fragment asks for must have survived olddefconfig.
+	local bad=0 line opt want got
+	while read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		opt=${line%%=*}; want=${line#*=}
+		got=$(grep -E "^$opt=|^# $opt is not set" "$out/.config" | head -n1 || true)
+		case "$want" in
+		n) [ -z "$got" ] || [ "${got#\# }" != "$got" ] || { echo "  $opt: wanted n, got $got"; bad=1; } ;;
+		*) [ "$got" = "$opt=$want" ] || { echo "  $opt: wanted $want, got ${got:-unset}"; bad=1; } ;;
+		esac
+	done < <(cat $frags)
+	[ $bad = 0 ] || die "config fragments not satisfied for $arch-$flavor"
+	echo "$key" > "$out/.config-key"
+}
+
+unpack_base
+ver=$(base_version)
+echo "kernel: base Linux $ver ($arch, $flavor)"
+[ "$ver" = "$verified_version" ] ||
+	echo "kernel: WARNING: base is $ver, the project was last verified on $verified_version" >&2
+
+if [ "$flavor" = ours ]; then prepare_ours; else src=$base; fi
+out=$(kdir "$arch" "$flavor")
+mkdir -p "$out"
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=ftrace KBUILD_BUILD_HOST=harness
+
+configure
+start=$(date +%s)
+kmake -s -j"${JOBS:-3}" "$(basename "$image")" modules
+rm -rf "$out/modroot"
+kmake -s INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install
+echo "kernel: built $arch-$flavor in $(( $(date +%s) - start )) s: $out/$image"

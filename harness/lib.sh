@@ -1,0 +1,29 @@
+# Shared settings for the harness scripts. Source it; it defines no behaviour.
+# shellcheck shell=bash
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build="$top/build"
+base_tar=/usr/src/linux-source-6.1.tar.xz
+base="$build/base/linux-source-6.1"	# pristine, never written after unpacking
+verified_version=$(cat "$top/harness/BASE_VERSION")
+# Top-level kernel directories the repository overlays file by file.
+overlay_dirs="arch Documentation include kernel lib scripts tools"
+
+die() { echo "$(basename "$0"): $*" >&2; exit 1; }
+
+check_arch() {
+	case "$1" in
+	x86_64) karch=x86_64; image=arch/x86/boot/bzImage; cross= ;;
+	arm64) karch=arm64; image=arch/arm64/boot/Image; cross=aarch64-linux-gnu- ;;
+	*) die "ARCH must be x86_64 or arm64, not '$1'" ;;
+	esac
+}
+
+check_flavor() {
+	case "$1" in
+	ours|upstream) ;;
+	*) die "FLAVOR must be ours or upstream, not '$1'" ;;
+	esac
+}
+
+# kdir ARCH FLAVOR: the out-of-tree build directory of one kernel.
+kdir() { echo "$build/kernel/$1-$2"; }
