@@ -1,0 +1,48 @@
+# Dynamic ftrace from scratch, on Linux 6.1.y: build, boot, test, compare.
+# Everything generated goes under build/.  See README.md.
+ARCH ?= x86_64
+FLAVOR ?= ours
+export JOBS ?= 3
+H := harness
+
+.PHONY: help setup kernel initramfs run shell check check-full expectations \
+	series clean
+
+help:
+	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
+	@echo "make shell [ARCH=..] [FLAVOR=..]   interactive shell in the same VM"
+	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
+	@echo "make check-full                    the same with every ftracetest case"
+	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
+	@echo "make series                        the patch series against the pristine base"
+
+setup:
+	@$(H)/setup.sh
+
+kernel: setup
+	@$(H)/kernel.sh $(ARCH) $(FLAVOR)
+
+initramfs: kernel
+	@$(H)/initramfs.sh $(ARCH) $(FLAVOR)
+
+run: initramfs
+	@TIMEOUT=300 $(H)/qemu.sh $(ARCH) $(FLAVOR) demo
+
+shell: initramfs
+	@$(H)/qemu.sh $(ARCH) $(FLAVOR) shell
+
+check: setup
+	@$(H)/check.sh
+
+check-full: setup
+	@$(H)/check.sh full
+
+# Full upstream ftracetest run for ARCH, recorded as expectations/ARCH.txt.
+expectations: setup
+	@$(H)/expectations.sh $(ARCH)
+
+series: setup
+	@$(H)/series.sh
+
+clean:
+	rm -rf build/kernel build/src build/initramfs build/logs build/results build/series

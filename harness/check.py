@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Read a test guest's console log and judge it.
+
+  check.py judge --name NAME --log LOG [--expect FILE] [--subset] [--kunit]
+      Print one line per result and add the counts to build/results/NAME.
+      Results: the guest finished and really ran SMP; the kernel log holds
+      no oops, BUG, WARNING or panic; each KUnit case (KTAP); each ftracetest
+      case against the expectations file of the unmodified kernel.
+  check.py expect --log LOG --out FILE --arch A --base V --seconds N
+      Write an expectations file from an upstream ftracetest run.
+  check.py total DIR
+      Sum the counts in DIR; print "N passed, N failed, N skipped"; exit 1 on
+      any failure or when nothing ran.
+"""
+import argparse
+import datetime
+import os
+import re
+import sys
+
+STAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+# Console lines that mean the kernel hit something it should not have.
+KERNEL_BAD = re.compile(
+    r'(Oops|BUG:|kernel BUG at|WARNING:|Kernel panic|general protection fault'
+    r'|Unable to handle kernel|------------\[ cut here \]|INFO: task .* blocked'
+    r'|rcu: INFO: .* stall|watchdog: BUG: soft lockup|Internal error:)')
+FTT_RESULT = re.compile(
+    r'^\[(\d+)\](.*?)\s*\[(PASS|FAIL|UNRESOLVED|UNTESTED|UNSUPPORTED|XFAIL|UNDEFINED)\]\s*$')
+KTAP_RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(.*))?$')
+KTAP_SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
+PASSING = ('PASS', 'XFAIL')
+
+
+def console_lines(path):
+    with open(path, errors='replace') as f:
+        for raw in f:
+            yield STAMP.sub('', raw.rstrip('\n').replace('\r', ''))
+
+
+class Tally:
+    def __init__(self, name):
+        self.name = name
+        self.counts = {'passed': 0, 'failed': 0, 'skipped': 0}
+
+    def add(self, kind, what, why=''):
+        self.counts[kind] += 1
+        word = {'passed': 'ok  ', 'failed': 'FAIL', 'skipped': 'skip'}[kind]
+        print(f'{word} {self.name}: {what}' + (f'  ({why})' if why else ''))
+
+    def save(self, directory):
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, self.name), 'w') as f:
+            for k, v in self.counts.items():
+                f.write(f'{k} {v}\n')
+
+
+def parse_ftracetest(lines):
+    """Return [(key, result)] from the FTT| copy of ftracetest.log, and
+    whether ftracetest reached its summary."""
+    out, seen, complete = [], {}, False
+    for line in lines:
+        if not line.startswith('FTT| '):
+            continue
+        line = line[5:]
+        if line.startswith('# of passed:'):
+            complete = True
+        m = FTT_RESULT.match(line)
+        if not m:
+            continue
+        key = ' '.join(m.group(2).split())
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 1:
+            key = f'{key} #{seen[key]}'
+        out.append((key, m.group(3)))
+    return out, complete
+
+
+def parse_ktap(lines):
+    """Return (results, complete): leaf KUnit results as (name, status) with
+    status ok/fail/skip, and whether every announced test reported."""
+    results, stack, top_plan, top_seen, started = [], [], None, 0, False
+    for line in lines:
+        if re.match(r'^\s*(KTAP|TAP) version', line):
+            started = True
+            continue
+        if not started:
+            continue
+        m = KTAP_SUBTEST.match(line)
+        if m:
+            stack.append([len(m.group(1)), m.group(2).strip(), 0, 0])
+            continue
+        m = re.match(r'^(\s*)1\.\.(\d+)$', line)
+        if m and not m.group(1) and top_plan is None:
+            top_plan = int(m.group(2))
+            continue
+        m = KTAP_RESULT.match(line)
+        if not m:
+            continue
+        indent, status, name = len(m.group(1)), m.group(2), m.group(4).strip()
+        directive = (m.group(5) or '').strip()
+        kind = 'fail' if status == 'not ok' else 'ok'
+        if directive.upper().startswith('SKIP'):
+            kind = 'skip'
+        # A subtest's header is indented with its cases; the result less
+        # indented than the open header is the subtest's own, closing it.
+        if stack and stack[-1][0] > indent:
+            # Its own result counts only when its cases do not tell it:
+            # no cases, or a failure (say, of suite init) none of them shows.
+            closed = stack.pop()
+            if closed[2] == 0 or (kind == 'fail' and closed[3] == 0):
+                results.append(('.'.join([s[1] for s in stack] + [name]), kind))
+        else:
+            results.append(('.'.join([s[1] for s in stack] + [name]), kind))
+        if stack:
+            stack[-1][2] += 1
+            stack[-1][3] += kind == 'fail'
+        if indent == 0:
+            top_seen += 1
+    complete = started and top_plan is not None and top_seen >= top_plan
+    return results, complete
+
+
+def read_expectations(path):
+    exp = {}
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if not line or line.startswith('#'):
+                continue
+            status, key = line.split('\t', 1)
+            exp[key] = status
+    return exp
+
+
+def judge(args):
+    t = Tally(args.name)
+    lines = list(console_lines(args.log))
+    header = [ln for ln in lines if ln.startswith('HARNESS: kernel')]
+    if any(ln.startswith('HARNESS: done') for ln in lines):
+        t.add('passed', 'guest ran to the end')
+    else:
+        t.add('failed', 'guest ran to the end', 'no "HARNESS: done": crash, hang or timeout')
+    m = re.search(r'nproc=(\d+)', header[0]) if header else None
+    if m and int(m.group(1)) >= 2:
+        t.add('passed', f'guest is SMP (nproc={m.group(1)})')
+    else:
+        t.add('failed', 'guest is SMP', f'nproc={m.group(1) if m else "?"}')
+
+    bad = [ln for ln in lines if not ln.startswith(('FTT', 'HARNESS'))
+           and KERNEL_BAD.search(ln)]
+    if bad:
+        t.add('failed', 'kernel log clean', f'{len(bad)} bad lines, first: {bad[0].strip()}')
+        i = lines.index(bad[0])
+        for ln in lines[i:i + 25]:
+            print('     | ' + ln)
+    else:
+        t.add('passed', 'kernel log clean (no oops/BUG/WARNING/panic)')
+
+    if args.kunit:
+        results, complete = parse_ktap(lines)
+        if not results:
+            t.add('failed', 'kunit', 'no KTAP results in the console log')
+        for name, kind in results:
+            t.add({'ok': 'passed', 'fail': 'failed', 'skip': 'skipped'}[kind],
+                  f'kunit {name}')
+        if results and not complete:
+            t.add('failed', 'kunit ran every suite', 'fewer results than the plan')
+
+    if args.expect and not os.path.exists(args.expect):
+        t.add('failed', 'ftracetest expectations', f'{args.expect} missing')
+    elif args.expect:
+        exp = read_expectations(args.expect)
+        got, complete = parse_ftracetest(lines)
+        if not complete:
+            t.add('failed', 'ftracetest completed', 'no summary: it was cut short')
+        for key, res in got:
+            want = exp.get(key)
+            what = f'ftracetest {key}'
+            if res in PASSING:
+                t.add('passed', what)
+            elif want is None:
+                if res in ('UNSUPPORTED', 'UNTESTED'):
+                    t.add('skipped', what, res)
+                else:
+                    t.add('failed', what, f'{res}; a project case must pass')
+            elif want in PASSING:
+                t.add('failed', what, f'{res}, upstream: {want}')
+            else:
+                t.add('skipped', what, f'{res}, upstream also {want}')
+        if not args.subset:
+            names = {k for k, _ in got}
+            for key in exp:
+                if key not in names:
+                    t.add('failed', f'ftracetest {key}', 'did not run')
+    t.save(args.results)
+    return 0 if t.counts['failed'] == 0 else 1
+
+
+def expect(args):
+    got, complete = parse_ftracetest(console_lines(args.log))
+    if not complete or not got:
+        sys.exit(f'check.py: {args.log}: ftracetest did not complete')
+    summary = {}
+    for _, res in got:
+        summary[res] = summary.get(res, 0) + 1
+    with open(args.out + '.tmp', 'w') as f:
+        f.write('# ftracetest results of the unmodified kernel (FLAVOR=upstream) in\n'
+                '# this harness: `make expectations ARCH=%s`. make check requires ours\n'
+                '# to pass every case marked PASS or XFAIL here.\n' % args.arch)
+        f.write(f'# base: Linux {args.base}; arch: {args.arch}; '
+                f'measured: {datetime.date.today().isoformat()}; '
+                f'run time (boot and ftracetest, wall clock, TCG): {args.seconds} s\n')
+        f.write('# ' + ', '.join(f'{k} {v}' for k, v in sorted(summary.items())) +
+                f'; {len(got)} cases\n')
+        for key, res in got:
+            f.write(f'{res}\t{key}\n')
+    os.replace(args.out + '.tmp', args.out)
+    print(f'check.py: wrote {args.out}: ' +
+          ', '.join(f'{k} {v}' for k, v in sorted(summary.items())))
+    return 0
+
+
+def total(args):
+    sums = {'passed': 0, 'failed': 0, 'skipped': 0}
+    names = sorted(os.listdir(args.dir)) if os.path.isdir(args.dir) else []
+    for name in names:
+        with open(os.path.join(args.dir, name)) as f:
+            for line in f:
+                k, v = line.split()
+                sums[k] += int(v)
+    if not names:
+        sums['failed'] += 1
+        print('FAIL total: no results at all')
+    print(f"{sums['passed']} passed, {sums['failed']} failed, {sums['skipped']} skipped")
+    return 1 if sums['failed'] or not sums['passed'] else 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    sub = p.add_subparsers(dest='cmd', required=True)
+    j = sub.add_parser('judge')
+    j.add_argument('--name', required=True)
+    j.add_argument('--log', required=True)
+    j.add_argument('--expect')
+    j.add_argument('--subset', action='store_true')
+    j.add_argument('--kunit', action='store_true')
+    j.add_argument('--results', default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
+    e = sub.add_parser('expect')
+    for a in ('--log', '--out', '--arch', '--base', '--seconds'):
+        e.add_argument(a, required=True)
+    t = sub.add_parser('total')
+    t.add_argument('dir')
+    args = p.parse_args()
+    return {'judge': judge, 'expect': expect, 'total': total}[args.cmd](args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# check.sh [full]: everything `make check` runs, in order, never stopping at
+# the first failure; the last line is "N passed, N failed, N skipped".
+#
+#   1. host tests (harness/tests, scripts/ tests when present)
+#   2. per arch in ARCHES: build FLAVOR (default ours), boot it with KUnit on,
+#      run ftracetest (the CI subset of ftt-subset.ARCH, or all with "full"),
+#      judge the console log against expectations/ARCH.txt.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+full=${1:-}
+flavor=${FLAVOR:-ours}
+results="$build/results"
+rm -rf "$results"; mkdir -p "$results" "$build/logs"
+
+# host_suite NAME CMD...: one host test command; its exit status is one result.
+host_suite() {
+	local name=$1; shift
+	if "$@" > "$build/logs/host-$name.log" 2>&1; then
+		echo "ok   host: $name"; printf 'passed 1\nfailed 0\nskipped 0\n' > "$results/host-$name"
+	else
+		echo "FAIL host: $name (log: build/logs/host-$name.log)"
+		tail -n 20 "$build/logs/host-$name.log" | sed 's/^/     | /'
+		printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/host-$name"
+	fi
+}
+
+host_suite harness-check python3 -m unittest discover -s "$top/harness/tests" -v
+for t in "$top"/scripts/tests/run.sh; do
+	[ -x "$t" ] && host_suite recordmcount "$t"
+done
+
+for arch in ${ARCHES:-x86_64 arm64}; do
+	name="$arch-$flavor"
+	fail() { echo "FAIL $name: $1"; printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"; }
+	echo "== $name: kernel"
+	if ! "$top/harness/kernel.sh" "$arch" "$flavor" > "$build/logs/kernel-$name.log" 2>&1; then
+		tail -n 30 "$build/logs/kernel-$name.log"; fail "kernel build"; continue
+	fi
+	grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
+	"$top/harness/initramfs.sh" "$arch" "$flavor" || { fail initramfs; continue; }
+	subset=--subset ftt=
+	if [ "$full" = full ]; then subset=
+	else ftt=$(grep -v '^#' "$top/expectations/ftt-subset.$arch" 2>/dev/null | paste -sd, || true)
+	     [ -n "$ftt" ] || subset=
+	fi
+	echo "== $name: KUnit and ftracetest ${ftt:-(all cases)}"
+	start=$(date +%s)
+	KUNIT=1 TIMEOUT=${TIMEOUT:-1800} "$top/harness/qemu.sh" "$arch" "$flavor" ftracetest "$ftt" \
+		> /dev/null 2>&1
+	cp "$build/logs/$arch-$flavor-ftracetest.log" "$build/logs/check-$name.log"
+	echo "   guest ran $(( $(date +%s) - start )) s; console: build/logs/check-$name.log"
+	python3 "$top/harness/check.py" judge --name "$name" --kunit $subset \
+		--log "$build/logs/check-$name.log" --expect "$top/expectations/$arch.txt" \
+		--results "$results"
+done
+python3 "$top/harness/check.py" total "$results"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# expectations.sh ARCH: run every ftracetest case on the unmodified kernel and
+# record the results as expectations/ARCH.txt, with date, base and run time.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:?ARCH}; check_arch "$arch"
+"$top/harness/kernel.sh" "$arch" upstream
+"$top/harness/initramfs.sh" "$arch" upstream
+start=$(date +%s)
+TIMEOUT=${TIMEOUT:-3600} "$top/harness/qemu.sh" "$arch" upstream ftracetest > /dev/null
+log="$build/logs/$arch-upstream-ftracetest.log"
+secs=$(( $(date +%s) - start ))
+echo "expectations: the guest ran $secs s"
+python3 "$top/harness/check.py" expect --log "$log" --out "$top/expectations/$arch.txt" \
+	--arch "$arch" --base "$(make -s -C "$base" kernelversion)" --seconds "$secs"

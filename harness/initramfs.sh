@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# initramfs.sh ARCH FLAVOR: the guest's root file system, as a cpio archive.
+#
+# busybox (static, for the guest arch), the guest init and demo scripts,
+# the kernel's modules, and ftracetest from the same source tree the kernel
+# was built from (so FLAVOR=ours carries the project's own test cases).
+# Output: build/initramfs/ARCH-FLAVOR.cpio
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:?ARCH}; flavor=${2:?FLAVOR}
+check_arch "$arch"; check_flavor "$flavor"
+
+case "$arch" in x86_64) deb=amd64 ;; arm64) deb=arm64 ;; esac
+if [ "$flavor" = ours ]; then src="$build/src/ours"; else src="$base"; fi
+out=$(kdir "$arch" "$flavor")
+[ -d "$out/modroot" ] || die "no kernel built for $arch-$flavor (run harness/kernel.sh)"
+
+root="$build/initramfs/$arch-$flavor.root"
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,root,lib,harness,usr/bin,usr/sbin}
+install -m 755 "$build/setup/busybox-$deb" "$root/bin/busybox"
+install -m 755 "$top/harness/guest/init" "$root/init"
+install -m 755 "$top/harness/guest/demo.sh" "$root/harness/demo.sh"
+[ -d "$top/harness/guest/extra" ] && cp -a "$top/harness/guest/extra/." "$root/harness/"
+ln -s busybox "$root/bin/sh"
+cp -a "$src/tools/testing/selftests/ftrace" "$root/ftrace"
+[ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$root/lib/"
+echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"
+
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --quiet -o -0 -H newc -R 0:0 > "$root.cpio.tmp")
+mv "$root.cpio.tmp" "$build/initramfs/$arch-$flavor.cpio"
+rm -rf "$root"
+echo "initramfs: $build/initramfs/$arch-$flavor.cpio ($(du -k "$build/initramfs/$arch-$flavor.cpio" | cut -f1) KiB)"

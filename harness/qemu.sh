@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# qemu.sh ARCH FLAVOR MODE [FTT]: boot a built kernel under QEMU TCG, 2 vCPUs.
+#
+# MODE is the guest's harness= mode (demo, shell, ftracetest; see guest/init).
+# FTT is the comma-separated list of ftracetest cases or directories to run.
+# Non-interactive modes read no input (stdin is /dev/null, as under CI), are
+# bounded by TIMEOUT seconds and log the console to build/logs/.
+# Environment: KUNIT=1 runs the built-in KUnit suites at boot; ICOUNT=1 makes
+# guest time an instruction count (-icount shift=0,sleep=off) for benchmarks;
+# APPEND adds kernel parameters.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:?ARCH}; flavor=${2:?FLAVOR}; mode=${3:?MODE}; ftt=${4:-}
+check_arch "$arch"; check_flavor "$flavor"
+
+out=$(kdir "$arch" "$flavor")
+initrd="$build/initramfs/$arch-$flavor.cpio"
+[ -f "$out/$image" ] || die "no kernel at $out/$image"
+[ -f "$initrd" ] || die "no initramfs at $initrd"
+
+append="harness=$mode panic=-1 log_buf_len=4M kunit.enable=${KUNIT:-0}"
+[ -n "$ftt" ] && append="$append ftt=$ftt"
+[ -n "${APPEND:-}" ] && append="$append $APPEND"
+case "$arch" in
+x86_64)
+	qemu=(qemu-system-x86_64 -M pc -cpu qemu64 -smp 2 -m 1G)
+	append="console=ttyS0 $append" ;;
+arm64)
+	qemu=(qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G)
+	append="console=ttyAMA0 $append" ;;
+esac
+qemu+=(-accel tcg -nographic -no-reboot -kernel "$out/$image" -initrd "$initrd"
+       -append "$append")
+[ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0,sleep=off)
+
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}"
+fi
+mkdir -p "$build/logs"
+log="$build/logs/$arch-$flavor-$mode.log"
+echo "qemu: $arch-$flavor $mode, console log in $log" >&2
+set +e
+timeout --foreground -k 10 "${TIMEOUT:-300}" "${qemu[@]}" < /dev/null 2>&1 |
+	tr -d '\r' | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+[ "$rc" = 124 ] && echo "qemu: timed out after ${TIMEOUT:-300} s" | tee -a "$log" >&2
+grep -q '^HARNESS: done' "$log" || { echo "qemu: the guest did not finish" >&2; exit 1; }
+exit 0

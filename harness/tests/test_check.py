@@ -1,0 +1,149 @@
+"""Host tests of harness/check.py: the judge must catch what it exists for."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECK = os.path.join(HERE, '..', 'check.py')
+sys.path.insert(0, os.path.join(HERE, '..'))
+import check  # noqa: E402
+
+
+def write(path, text):
+    with open(path, 'w') as f:
+        f.write(text)
+
+
+def read_counts(path):
+    with open(path) as f:
+        return {k: int(v) for k, v in (line.split() for line in f)}
+
+GOOD = """\
+[    0.000000] Linux version 6.1.192
+[    0.500000] KTAP version 1
+[    0.500000] 1..1
+[    0.500000]     KTAP version 1
+[    0.500000]     # Subtest: list-kernel-test
+[    0.500000]     1..2
+[    0.500000]     ok 1 - list_test_list_init
+[    0.500000]     ok 2 - list_test_list_add # SKIP not here
+[    0.500000] ok 1 - list-kernel-test
+HARNESS: kernel 6.1.192 x86_64 nproc=2 mode=ftracetest
+FTT| === Ftrace unit tests ===
+FTT| [1] Basic trace file check	[PASS]
+FTT| [2] event trigger - test inter-event histogram trigger	[FAIL]
+FTT| [3] Kprobe dynamic event - adding and removing	[UNSUPPORTED]
+FTT| [4] (instance)  Basic test for tracers	[PASS]
+FTT| # of passed:  2
+HARNESS: done
+"""
+EXPECT = """\
+# comment
+PASS\tBasic trace file check
+FAIL\tevent trigger - test inter-event histogram trigger
+UNSUPPORTED\tKprobe dynamic event - adding and removing
+PASS\t(instance) Basic test for tracers
+"""
+
+
+class Judge(unittest.TestCase):
+    def run_judge(self, log, expect=EXPECT, extra=()):
+        with tempfile.TemporaryDirectory() as d:
+            paths = {n: os.path.join(d, n) for n in ('log', 'exp')}
+            write(paths['log'], log)
+            write(paths['exp'], expect)
+            p = subprocess.run([sys.executable, CHECK, 'judge', '--name', 't',
+                                '--log', paths['log'], '--expect', paths['exp'],
+                                '--kunit', '--results', d, *extra],
+                               capture_output=True, text=True)
+            return p.returncode, read_counts(os.path.join(d, 't')), p.stdout
+
+    def test_good_run_is_green(self):
+        rc, c, out = self.run_judge(GOOD)
+        self.assertEqual(rc, 0, out)
+        # finished, SMP, clean log, 1 kunit ok, 2 ftracetest PASS
+        self.assertEqual(c, {'passed': 6, 'failed': 0, 'skipped': 3})
+
+    def test_oops_fails(self):
+        log = GOOD.replace('HARNESS: done', '[   9.1] BUG: kernel NULL pointer '
+                           'dereference, address: 0000000000000000\nHARNESS: done')
+        rc, c, out = self.run_judge(log)
+        self.assertEqual(rc, 1)
+        self.assertIn('kernel log clean', out)
+
+    def test_warning_fails(self):
+        log = GOOD.replace('HARNESS: done', '[   9.1] WARNING: CPU: 1 PID: 7 at '
+                           'kernel/trace/ftrace.c:1 x+0x1/0x2\nHARNESS: done')
+        self.assertEqual(self.run_judge(log)[0], 1)
+
+    def test_unfinished_guest_fails(self):
+        log = GOOD.replace('HARNESS: done\n', '')
+        self.assertEqual(self.run_judge(log)[0], 1)
+
+    def test_uniprocessor_fails(self):
+        self.assertEqual(self.run_judge(GOOD.replace('nproc=2', 'nproc=1'))[0], 1)
+
+    def test_regression_against_upstream_fails(self):
+        log = GOOD.replace('check\t[PASS]', 'check\t[FAIL]')
+        rc, c, out = self.run_judge(log)
+        self.assertEqual(rc, 1)
+        self.assertIn('upstream: PASS', out)
+
+    def test_lost_feature_fails(self):
+        log = GOOD.replace('check\t[PASS]', 'check\t[UNSUPPORTED]')
+        self.assertEqual(self.run_judge(log)[0], 1)
+
+    def test_missing_case_fails_unless_subset(self):
+        log = GOOD.replace('FTT| [1] Basic trace file check\t[PASS]\n', '')
+        self.assertEqual(self.run_judge(log)[0], 1)
+        self.assertEqual(self.run_judge(log, extra=['--subset'])[0], 0)
+
+    def test_cut_short_ftracetest_fails(self):
+        log = GOOD.replace('FTT| # of passed:  2\n', '')
+        self.assertEqual(self.run_judge(log)[0], 1)
+
+    def test_kunit_failure_fails(self):
+        log = GOOD.replace('    ok 1 - list_test_list_init', '    not ok 1 - list_test_list_init')
+        self.assertEqual(self.run_judge(log)[0], 1)
+
+    def test_no_kunit_output_fails(self):
+        log = '\n'.join(ln for ln in GOOD.splitlines() if 'KTAP' not in ln and
+                        'ok' not in ln and '1..' not in ln) + '\n'
+        self.assertEqual(self.run_judge(log)[0], 1)
+
+    def test_new_project_case_must_pass(self):
+        log = GOOD.replace('FTT| # of', 'FTT| [5] Our new case\t[FAIL]\nFTT| # of')
+        self.assertEqual(self.run_judge(log)[0], 1)
+
+
+class Ktap(unittest.TestCase):
+    def test_parameterised_and_truncated(self):
+        lines = ['KTAP version 1', '1..2', '    # Subtest: s', '    1..1',
+                 '        # Subtest: p', '        ok 1 - a', '        not ok 2 - b',
+                 '    not ok 1 - p', 'not ok 1 - s']
+        res, complete = check.parse_ktap(lines)
+        self.assertEqual(res, [('s.p.a', 'ok'), ('s.p.b', 'fail')])
+        self.assertFalse(complete)
+
+
+class Total(unittest.TestCase):
+    def test_sums_and_exit(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, 'a'), 'passed 3\nfailed 0\nskipped 1\n')
+            write(os.path.join(d, 'b'), 'passed 2\nfailed 1\nskipped 0\n')
+            p = subprocess.run([sys.executable, CHECK, 'total', d],
+                               capture_output=True, text=True)
+            self.assertEqual(p.stdout.splitlines()[-1], '5 passed, 1 failed, 1 skipped')
+            self.assertEqual(p.returncode, 1)
+
+    def test_empty_is_failure(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = subprocess.run([sys.executable, CHECK, 'total', d],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 1)
+
+
+if __name__ == '__main__':
+    unittest.main()
