@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # kernel.sh ARCH FLAVOR: build one kernel and its modules out of tree.
+# kernel.sh unpack: only unpack the pristine base.
 #
 #   upstream: the pristine Linux 6.1.y from linux-source-6.1, untouched.
 #   ours:     the pristine tree, then patches/series, then the overlay files.
@@ -8,6 +9,9 @@
 # Output: build/kernel/ARCH-FLAVOR/{.config,IMAGE,modroot/}.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+if [ "${1:-}" = unpack ]; then
+	unpack_only=1; set -- x86_64 upstream
+fi
 arch=${1:?ARCH}; flavor=${2:?FLAVOR}
 check_arch "$arch"; check_flavor "$flavor"
 
@@ -87,6 +91,7 @@ configure() {
 }
 
 unpack_base
+[ -n "${unpack_only:-}" ] && exit 0
 ver=$(base_version)
 echo "kernel: base Linux $ver ($arch, $flavor)"
 [ "$ver" = "$verified_version" ] ||
