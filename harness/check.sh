@@ -46,8 +46,10 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 	fi
 	echo "== $name: KUnit and ftracetest ${ftt:-(all cases)}"
 	start=$(date +%s)
-	KUNIT=1 TIMEOUT=${TIMEOUT:-1800} "$top/harness/qemu.sh" "$arch" "$flavor" ftracetest "$ftt" \
-		> /dev/null 2>&1
+	# Progress: the guest's ftracetest result lines as they come.
+	KUNIT=1 TIMEOUT=${TIMEOUT:-2400} "$top/harness/qemu.sh" "$arch" "$flavor" ftracetest "$ftt" \
+		2>&1 | grep --line-buffered -aE '^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):' |
+		sed -u 's/^/   | /'
 	cp "$build/logs/$arch-$flavor-ftracetest.log" "$build/logs/check-$name.log"
 	echo "   guest ran $(( $(date +%s) - start )) s; console: build/logs/check-$name.log"
 	python3 "$top/harness/check.py" judge --name "$name" --kunit $subset \

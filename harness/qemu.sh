@@ -23,15 +23,17 @@ append="harness=$mode panic=-1 log_buf_len=4M kunit.enable=${KUNIT:-0}"
 [ -n "${APPEND:-}" ] && append="$append $APPEND"
 case "$arch" in
 x86_64)
-	qemu=(qemu-system-x86_64 -M pc -cpu qemu64 -smp 2 -m 1G)
+	qemu=(qemu-system-x86_64 -M pc -cpu "${X86_CPU:-qemu64}" -smp 2 -m 1G)
 	append="console=ttyS0 $append" ;;
 arm64)
 	qemu=(qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G)
 	append="console=ttyAMA0 $append" ;;
 esac
-qemu+=(-accel tcg -nographic -no-reboot -kernel "$out/$image" -initrd "$initrd"
+qemu+=(-accel "tcg${TCG_OPTS:-}" -nographic -no-reboot -kernel "$out/$image" -initrd "$initrd"
        -append "$append")
 [ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0,sleep=off)
+# shellcheck disable=SC2206
+[ -n "${QEMU_EXTRA:-}" ] && qemu+=(${QEMU_EXTRA})
 
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}"
