@@ -30,7 +30,9 @@ for t in "$top"/scripts/tests/run.sh; do
 	[ -x "$t" ] && host_suite recordmcount "$t"
 done
 
-for arch in ${ARCHES:-x86_64 arm64}; do
+# x86_64 joins the default once expectations/x86_64.txt is measured: the
+# full upstream run hung at direct/ftrace-direct.tc (see issue 2's note).
+for arch in ${ARCHES:-arm64}; do
 	name="$arch-$flavor"
 	fail() { echo "FAIL $name: $1"; printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"; }
 	echo "== $name: kernel"
