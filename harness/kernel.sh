@@ -27,27 +27,32 @@ base_version() {
 	make -s -C "$base" kernelversion 2>/dev/null
 }
 
+# series_patches: the patch names in patches/series, in order (none if absent).
+series_patches() {
+	[ -f "$top/patches/series" ] || return 0
+	grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/series" || true
+}
+
 # The tree for FLAVOR=ours: a hard-linked copy of the pristine tree (patch and
 # rsync write new files, so the pristine copy is never modified), the series
 # applied, the overlay copied on top. It is rebuilt from scratch whenever the
 # series or the set of overlay files changes; otherwise only changed overlay
 # files are copied (by checksum, so make sees new mtimes only where needed).
 prepare_ours() {
-	local key files
+	local key files p
 	src="$build/src/ours"
 	files=$(cd "$top" && git ls-files -co --exclude-standard -- $overlay_dirs 2>/dev/null |
-		while read -r f; do [ -f "$f" ] && echo "$f"; done)
-	key=$( (cat "$top"/patches/series 2>/dev/null
-		while read -r p; do [ -n "$p" ] && cat "$top/patches/$p"; done \
-			< <(grep -v '^#' "$top/patches/series" 2>/dev/null || true)
+		while read -r f; do if [ -f "$f" ]; then echo "$f"; fi; done)
+	key=$( (for p in $(series_patches); do
+			echo "$p"; cat "$top/patches/$p"
+		done
 		echo "$files") | sha256sum | cut -d' ' -f1)
 	if [ "$(cat "$src.key" 2>/dev/null)" != "$key" ]; then
 		echo "kernel: preparing the ours tree" >&2
 		rm -rf "$src" "$src.key" "$(kdir x86_64 ours)" "$(kdir arm64 ours)"
 		mkdir -p "$build/src"
 		cp -al "$base" "$src"
-		grep -v '^#' "$top/patches/series" 2>/dev/null | while read -r p; do
-			[ -n "$p" ] || continue
+		for p in $(series_patches); do
 			patch -s -p1 -d "$src" --no-backup-if-mismatch -F0 \
 				< "$top/patches/$p" || die "patch $p does not apply"
 		done

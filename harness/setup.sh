@@ -34,7 +34,7 @@ for arch in amd64 arm64; do
 		dpkg --add-architecture "$arch"
 		apt-get update -qq
 	fi
-	tmp=$(mktemp -d); chmod 755 "$tmp"
+	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
 	(cd "$tmp" && apt-get download -qq "busybox-static:$arch" >/dev/null)
 	dpkg -x "$tmp"/busybox-static_*.deb "$tmp/x"
 	cp "$tmp/x/bin/busybox" "$bb.tmp" && mv "$bb.tmp" "$bb"
