@@ -43,7 +43,7 @@ log="$build/logs/$arch-$flavor-$mode.log"
 echo "qemu: $arch-$flavor $mode, console log in $log" >&2
 set +e
 timeout --foreground -k 10 "${TIMEOUT:-300}" "${qemu[@]}" < /dev/null 2>&1 |
-	tr -d '\r' | tee "$log"
+	stdbuf -oL tr -d '\r' | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 [ "$rc" = 124 ] && echo "qemu: timed out after ${TIMEOUT:-300} s" | tee -a "$log" >&2
