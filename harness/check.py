@@ -187,6 +187,10 @@ def judge(args):
                 t.add('failed', what, f'{res}, upstream: {want}')
             else:
                 t.add('skipped', what, f'{res}, upstream also {want}')
+        for ln in lines:
+            if ln.startswith('HARNESS: not run: '):
+                t.add('skipped', f'ftracetest {ln[18:].strip()}',
+                      'excluded by expectations/ftt-exclude.ARCH')
         if not args.subset:
             names = {k for k, _ in got}
             for key in exp:

@@ -13,16 +13,25 @@ flavor=${FLAVOR:-ours}
 results="$build/results"
 rm -rf "$results"; mkdir -p "$results" "$build/logs"
 
-# host_suite NAME CMD...: one host test command; its exit status is one result.
+# host_suite NAME CMD...: one host test command.  If its output ends with
+# "N passed, N failed, N skipped" those are its counts; otherwise its exit
+# status is one result.  A non-zero exit is always at least one failure.
 host_suite() {
-	local name=$1; shift
-	if "$@" > "$build/logs/host-$name.log" 2>&1; then
-		echo "ok   host: $name"; printf 'passed 1\nfailed 0\nskipped 0\n' > "$results/host-$name"
+	local name=$1 log="$build/logs/host-$1.log" rc=0 p=1 f=0 s=0 last
+	shift
+	"$@" > "$log" 2>&1 || rc=$?
+	last=$(tail -n 1 "$log")
+	if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} s=${BASH_REMATCH[3]}
+	fi
+	if [ $rc != 0 ] && [ "$f" = 0 ]; then p=0 f=1; fi
+	if [ $rc = 0 ] && [ "$f" = 0 ]; then
+		echo "ok   host: $name ($p passed, $s skipped)"
 	else
 		echo "FAIL host: $name (log: build/logs/host-$name.log)"
-		tail -n 20 "$build/logs/host-$name.log" | sed 's/^/     | /'
-		printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/host-$name"
+		tail -n 20 "$log" | sed 's/^/     | /'
 	fi
+	printf 'passed %s\nfailed %s\nskipped %s\n' "$p" "$f" "$s" > "$results/host-$name"
 }
 
 host_suite harness-check python3 -m unittest discover -s "$top/harness/tests" -v

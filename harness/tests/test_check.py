@@ -113,6 +113,12 @@ class Judge(unittest.TestCase):
                         'ok' not in ln and '1..' not in ln) + '\n'
         self.assertEqual(self.run_judge(log)[0], 1)
 
+    def test_excluded_case_is_a_skip(self):
+        log = GOOD.replace('HARNESS: kernel', 'HARNESS: not run: test.d/x/hang.tc\nHARNESS: kernel')
+        rc, c, out = self.run_judge(log)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(c['skipped'], 4)
+
     def test_new_project_case_must_pass(self):
         log = GOOD.replace('FTT| # of', 'FTT| [5] Our new case\t[FAIL]\nFTT| # of')
         self.assertEqual(self.run_judge(log)[0], 1)

@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of scripts/recordmcount.
+
+Each test compiles real objects with the compilers kbuild uses (gcc -pg
+-mfentry for x86_64, aarch64-linux-gnu-gcc -pg for arm64), runs the tool,
+and checks the records against an independent oracle: the objects are
+linked into an executable and every address in its __mcount_loc must be
+exactly a call to the profiling routine that objdump shows, in the function
+the test expects.
+
+Environment: RMC (the tool to test, required), WORK (scratch directory),
+FUZZ_CASES (robustness cases per object, default 1500).
+"""
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, 'src')
+RMC = os.environ.get('RMC', '')
+WORK = os.environ.get('WORK', '/tmp/rmc-tests')
+
+ARCHES = {
+    'x86_64': dict(cc=['gcc', '-O2', '-fno-pie', '-pg', '-mfentry'],
+                   ld=['ld', '-m', 'elf_x86_64'],
+                   objdump='objdump', readelf='readelf',
+                   call=re.compile(r'\scall\s+[0-9a-f]+ <(__fentry__|mcount)>')),
+    'arm64': dict(cc=['aarch64-linux-gnu-gcc', '-O2', '-pg'],
+                  ld=['aarch64-linux-gnu-ld'],
+                  objdump='aarch64-linux-gnu-objdump',
+                  readelf='aarch64-linux-gnu-readelf',
+                  call=re.compile(r'\sbl\s+[0-9a-f]+ <_mcount>')),
+}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def must(cmd):
+    p = run(cmd)
+    if p.returncode:
+        raise AssertionError('%s failed: %s' % (' '.join(cmd), p.stderr))
+    return p.stdout
+
+
+class Arch:
+    """Compile, process, link and inspect objects for one architecture."""
+
+    def __init__(self, name):
+        self.name = name
+        self.__dict__.update(ARCHES[name])
+        self.dir = os.path.join(WORK, name)
+        os.makedirs(self.dir, exist_ok=True)
+        self.stub = self.compile('stub.S')
+
+    def compile(self, src, *flags, out=None):
+        out = os.path.join(self.dir, out or (os.path.splitext(src)[0] + '.o'))
+        must(self.cc + list(flags) + ['-c', os.path.join(SRC, src), '-o', out])
+        return out
+
+    def link(self, *objs):
+        exe = objs[0] + '.elf'
+        must(self.ld + ['-e', '_start', '-o', exe, self.stub] + list(objs))
+        return exe
+
+    def records(self, exe):
+        """The addresses stored in the executable's __mcount_loc."""
+        out = must([self.objdump, '-s', '-j', '__mcount_loc', exe])
+        data = b''
+        for line in out.splitlines():
+            m = re.match(r'^ ([0-9a-f]+) ((?:[0-9a-f]{1,8} ?){1,4})', line)
+            if m:
+                data += bytes.fromhex(m.group(2).replace(' ', ''))
+        return [int.from_bytes(data[i:i + 8], 'little')
+                for i in range(0, len(data), 8)]
+
+    def call_sites(self, exe):
+        """Address -> function of every call to the profiling routine."""
+        sites, func = {}, None
+        for line in must([self.objdump, '-d', exe]).splitlines():
+            m = re.match(r'^[0-9a-f]+ <([^>]+)>:$', line)
+            if m:
+                func = m.group(1)
+            elif self.call.search(line):
+                sites[int(line.split(':')[0], 16)] = func
+        return sites
+
+    def sections(self, obj):
+        return must([self.readelf, '-SW', obj])
+
+
+def rmc(*args):
+    return run([RMC] + list(args))
+
+
+def read(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+class RecordTests(unittest.TestCase):
+    """Exact site lists on objects the compilers produce."""
+
+    def check_exe(self, a, objs, expect):
+        exe = a.link(*objs)
+        recs = a.records(exe)
+        sites = a.call_sites(exe)
+        self.assertEqual(sorted(recs), sorted(sites), 'records != call sites')
+        self.assertEqual(len(recs), len(set(recs)), 'duplicate records')
+        self.assertEqual(sorted(sites[r] for r in recs), sorted(expect))
+
+    def each_arch(self, fn):
+        for name in ARCHES:
+            with self.subTest(arch=name):
+                fn(Arch(name))
+
+    def test_basic(self):
+        """plain, static, weak, init, cold and .sched.text; not notrace."""
+        def t(a):
+            o = a.compile('basic.c')
+            p = rmc(o)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.check_exe(a, [o], ['helper', 'plain', 'weak_default',
+                                    'init_function', 'cold_function',
+                                    'sched_function'])
+        self.each_arch(t)
+
+    def test_function_sections(self):
+        """-ffunction-sections: a record per section; a weak-only section."""
+        def t(a):
+            o = a.compile('weakonly.c', '-ffunction-sections')
+            p = rmc(o)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.check_exe(a, [o], ['only_weak', 'local_one', 'uses_local'])
+            o2 = a.compile('basic.c', '-ffunction-sections', out='basic-ffs.o')
+            self.assertEqual(rmc(o2).returncode, 0)
+            self.check_exe(a, [o2], ['helper', 'plain', 'weak_default',
+                                     'init_function', 'cold_function',
+                                     'sched_function'])
+        self.each_arch(t)
+
+    def test_several_objects_link(self):
+        """Tables of several objects are gathered by the linker."""
+        def t(a):
+            o1 = a.compile('basic.c', out='multi1.o')
+            o2 = a.compile('weakonly.c', out='multi2.o')
+            for o in (o1, o2):
+                self.assertEqual(rmc(o).returncode, 0)
+            self.check_exe(a, [o1, o2], [
+                'helper', 'plain', 'weak_default', 'init_function',
+                'cold_function', 'sched_function', 'only_weak', 'local_one',
+                'uses_local'])
+        self.each_arch(t)
+
+    def test_no_sites_untouched(self):
+        def t(a):
+            o = a.compile('none.c')
+            before = read(o)
+            p = rmc(o)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(read(o), before)
+        self.each_arch(t)
+
+    def test_idempotent(self):
+        def t(a):
+            o = a.compile('basic.c', out='twice.o')
+            self.assertEqual(rmc(o).returncode, 0)
+            once = read(o)
+            p = rmc(o)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(read(o), once)
+        self.each_arch(t)
+
+    def test_comdat_group(self):
+        """The record of a COMDAT function lives in the function's group."""
+        def t(a):
+            o = a.compile('comdat.S')
+            self.assertEqual(rmc(o).returncode, 0)
+            groups = must([a.readelf, '-gW', o])
+            self.assertRegex(groups, r'\[\s*\d+\]\s+__mcount_loc')
+            self.assertRegex(groups, r'\[\s*\d+\]\s+\.rela__mcount_loc')
+            # Linked twice, the duplicate group (and its record) is dropped.
+            o2 = os.path.join(a.dir, 'comdat2.o')
+            must([a.objdump.replace('objdump', 'objcopy'),
+                  '--redefine-sym', 'outside=outside2', o, o2])
+            exe = a.link(o, o2)
+            recs = a.records(exe)
+            sites = a.call_sites(exe)
+            self.assertEqual(sorted(recs), sorted(sites))
+            self.assertEqual(sorted(sites.values()),
+                             ['in_group', 'outside', 'outside2'])
+        self.each_arch(t)
+
+
+class BadInputTests(unittest.TestCase):
+    """Bad input: one message naming the file, non-zero exit, no change."""
+
+    def rejects(self, path, words):
+        before = read(path)
+        p = rmc(path)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(read(path), before)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertIn(path, lines[0])
+        self.assertIn(words, lines[0])
+        return lines[0]
+
+    def patched(self, a, name, off, data):
+        o = a.compile('basic.c', out=name)
+        with open(o, 'r+b') as f:
+            f.seek(off)
+            f.write(data)
+        return o
+
+    def test_not_elf(self):
+        p = os.path.join(WORK, 'text.o')
+        with open(p, 'w') as f:
+            f.write('hello\n')
+        self.rejects(p, 'not an ELF file')
+
+    def test_truncated(self):
+        a = Arch('x86_64')
+        o = a.compile('basic.c', out='trunc.o')
+        with open(o, 'r+b') as f:
+            f.truncate(len(read(o)) // 2)
+        self.rejects(o, 'outside the file')
+
+    def test_wrong_machine(self):
+        a = Arch('x86_64')
+        o = self.patched(a, 'riscv.o', 18, (243).to_bytes(2, 'little'))
+        self.rejects(o, 'unsupported machine 243')
+
+    def test_not_relocatable(self):
+        a = Arch('arm64')
+        o = self.patched(a, 'exec.o', 16, (2).to_bytes(2, 'little'))
+        self.rejects(o, 'not a relocatable object')
+
+    def test_unsupported_relocation(self):
+        a = Arch('x86_64')
+        o = os.path.join(a.dir, 'pie.o')
+        must(['gcc', '-O2', '-fpie', '-pg', '-mfentry', '-c',
+              os.path.join(SRC, 'basic.c'), '-o', o])
+        self.rejects(o, 'unsupported relocation type')
+
+    def test_no_symbol_table(self):
+        a = Arch('x86_64')
+        o = a.compile('basic.c', out='nosym.o')
+        data = bytearray(read(o))
+        shoff = int.from_bytes(data[40:48], 'little')
+        for i in range(int.from_bytes(data[60:62], 'little')):
+            t = shoff + 64 * i + 4
+            if int.from_bytes(data[t:t + 4], 'little') == 2:  # SHT_SYMTAB
+                data[t:t + 4] = (1).to_bytes(4, 'little')
+        with open(o, 'wb') as f:
+            f.write(data)
+        self.rejects(o, 'no symbol table')
+
+
+class FuzzTests(unittest.TestCase):
+    """Truncations and bit flips of real objects: never a crash, and on
+    error never a modified file or a left-over temporary."""
+
+    def fuzz(self, a):
+        cases = int(os.environ.get('FUZZ_CASES', '1500'))
+        seed = int(os.environ.get('FUZZ_SEED', '1'))
+        rnd = random.Random(seed)
+        src = read(a.compile('basic.c', out='fuzz-src.o'))
+        d = os.path.join(a.dir, 'fuzz')
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        path = os.path.join(d, 'victim.o')
+        outcomes = {0: 0, 1: 0}
+        for i in range(cases):
+            data = bytearray(src)
+            if i % 3 == 0:
+                data = data[:rnd.randrange(len(data))]
+            else:
+                for _ in range(rnd.randint(1, 4)):
+                    # Bias flips towards the headers and tables up front.
+                    lim = len(data) if rnd.random() < 0.5 else 64
+                    data[rnd.randrange(lim)] ^= 1 << rnd.randrange(8)
+            with open(path, 'wb') as f:
+                f.write(data)
+            p = rmc(path)
+            ctx = 'case %d (seed %d): rc %d %s' % (i, seed, p.returncode,
+                                                    p.stderr[-500:])
+            self.assertIn(p.returncode, (0, 1), ctx)
+            self.assertNotIn('Sanitizer', p.stderr, ctx)
+            outcomes[p.returncode] += 1
+            if p.returncode:
+                self.assertEqual(read(path), bytes(data), ctx)
+                self.assertEqual(len(p.stderr.strip().splitlines()), 1, ctx)
+            self.assertEqual(os.listdir(d), ['victim.o'], ctx)
+        # Both outcomes must occur, or the mutations test nothing.
+        self.assertGreater(outcomes[0], 0)
+        self.assertGreater(outcomes[1], 0)
+        print('%s: %d cases, %d accepted, %d rejected' %
+              (a.name, cases, outcomes[0], outcomes[1]), file=sys.stderr)
+
+    def test_fuzz_x86_64(self):
+        self.fuzz(Arch('x86_64'))
+
+    def test_fuzz_arm64(self):
+        self.fuzz(Arch('arm64'))
+
+
+if __name__ == '__main__':
+    if not RMC:
+        sys.exit('set RMC to the recordmcount binary to test')
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    res = unittest.main(exit=False, verbosity=2).result
+    failed = len(res.failures) + len(res.errors)
+    skipped = len(res.skipped)
+    passed = res.testsRun - failed - skipped
+    print('%d passed, %d failed, %d skipped' % (passed, failed, skipped))
+    sys.exit(1 if failed else 0)
