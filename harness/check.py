@@ -13,6 +13,7 @@
       any failure or when nothing ran.
 """
 import argparse
+import collections
 import datetime
 import os
 import re
@@ -146,7 +147,7 @@ def judge(args):
     else:
         t.add('failed', 'guest is SMP', f'nproc={m.group(1) if m else "?"}')
 
-    bad = [ln for ln in lines if not ln.startswith(('FTT', 'HARNESS'))
+    bad = [ln for ln in lines if not ln.startswith(('FTT', 'HARNESS', 'AFF|'))
            and KERNEL_BAD.search(ln)]
     if bad:
         t.add('failed', 'kernel log clean', f'{len(bad)} bad lines, first: {bad[0].strip()}')
@@ -196,8 +197,66 @@ def judge(args):
             for key in exp:
                 if key not in names:
                     t.add('failed', f'ftracetest {key}', 'did not run')
+    if args.functions:
+        judge_functions(t, lines, args.functions)
     t.save(args.results)
     return 0 if t.counts['failed'] == 0 else 1
+
+
+INVALID = '__ftrace_invalid_address___'
+
+
+def booted_functions(lines):
+    """available_filter_functions as the guest printed it ("AFF| " lines)."""
+    return [ln[5:].strip() for ln in lines if ln.startswith('AFF| ')]
+
+
+def judge_functions(t, lines, path):
+    """Ours must trace exactly upstream's functions, less its invalid entries."""
+    got = collections.Counter(booted_functions(lines))
+    if not os.path.exists(path):
+        t.add('failed', 'traceable functions', f'{path} missing')
+        return
+    with open(path) as f:
+        want = collections.Counter(ln.strip() for ln in f
+                                   if ln.strip() and not ln.startswith('#'))
+    invalid = sum(n for k, n in want.items() if k.startswith(INVALID))
+    want = collections.Counter({k: n for k, n in want.items()
+                                if not k.startswith(INVALID)})
+    ours_invalid = sum(n for k, n in got.items() if k.startswith(INVALID))
+    if not got:
+        t.add('failed', 'traceable functions', 'no AFF| lines in the console log')
+    elif ours_invalid:
+        t.add('failed', 'no invalid call-site records',
+              f'{ours_invalid} {INVALID}N entries')
+    else:
+        t.add('passed', 'no invalid call-site records',
+              f'upstream has {invalid}')
+    if not got:
+        return
+    extra, missing = got - want, want - got
+    if extra or missing:
+        t.add('failed', 'traceable functions equal upstream\'s',
+              f'{sum(extra.values())} extra (first: {sorted(extra)[:3]}), '
+              f'{sum(missing.values())} missing (first: {sorted(missing)[:3]})')
+    else:
+        t.add('passed', 'traceable functions equal upstream\'s',
+              f'{sum(got.values())} functions')
+
+
+def functions(args):
+    names = booted_functions(list(console_lines(args.log)))
+    if not names:
+        sys.exit(f'check.py: {args.log}: no available_filter_functions in it')
+    with open(args.out + '.tmp', 'w') as f:
+        f.write('# available_filter_functions of the unmodified kernel (FLAVOR=upstream)\n'
+                f'# at boot, {args.arch}, Linux {args.base}; sorted. `make expectations`\n'
+                f'# writes it; make check compares ours with it.\n')
+        f.write('\n'.join(sorted(names)) + '\n')
+    os.replace(args.out + '.tmp', args.out)
+    print(f'check.py: wrote {args.out}: {len(names)} functions, '
+          f'{sum(n.startswith(INVALID) for n in names)} invalid')
+    return 0
 
 
 def expect(args):
@@ -248,15 +307,20 @@ def main():
     j.add_argument('--expect')
     j.add_argument('--subset', action='store_true')
     j.add_argument('--kunit', action='store_true')
+    j.add_argument('--functions')
     j.add_argument('--results', default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
     e = sub.add_parser('expect')
     for a in ('--log', '--out', '--arch', '--base', '--seconds'):
         e.add_argument(a, required=True)
+    fn = sub.add_parser('functions')
+    for a in ('--log', '--out', '--arch', '--base'):
+        fn.add_argument(a, required=True)
     t = sub.add_parser('total')
     t.add_argument('dir')
     args = p.parse_args()
-    return {'judge': judge, 'expect': expect, 'total': total}[args.cmd](args)
+    return {'judge': judge, 'expect': expect, 'functions': functions,
+            'total': total}[args.cmd](args)
 
 
 if __name__ == '__main__':

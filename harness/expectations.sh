@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # expectations.sh ARCH: run every ftracetest case on the unmodified kernel and
-# record the results as expectations/ARCH.txt, with date, base and run time.
+# record the results as expectations/ARCH.txt, with date, base and run time,
+# and its available_filter_functions at boot as expectations/functions.ARCH.txt.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:?ARCH}; check_arch "$arch"
@@ -13,3 +14,5 @@ secs=$(( $(date +%s) - start ))
 echo "expectations: the guest ran $secs s"
 python3 "$top/harness/check.py" expect --log "$log" --out "$top/expectations/$arch.txt" \
 	--arch "$arch" --base "$(make -s -C "$base" kernelversion)" --seconds "$secs"
+python3 "$top/harness/check.py" functions --log "$log" --arch "$arch" \
+	--out "$top/expectations/functions.$arch.txt" --base "$(make -s -C "$base" kernelversion)"

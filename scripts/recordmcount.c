@@ -62,6 +62,7 @@ static const struct elf_layout layout64 = {
 	.e_shnum = F(60, 2), .e_shstrndx = F(62, 2),
 	.shdr_size = 64,
 	.sh_name = F(0, 4), .sh_type = F(4, 4), .sh_flags = F(8, 8),
+	.sh_addr = F(16, 8),
 	.sh_offset = F(24, 8), .sh_size = F(32, 8), .sh_link = F(40, 4),
 	.sh_info = F(44, 4), .sh_addralign = F(48, 8), .sh_entsize = F(56, 8),
 	.sym_size = 24,
@@ -79,6 +80,7 @@ static const struct elf_layout layout32 = {
 	.e_shnum = F(48, 2), .e_shstrndx = F(50, 2),
 	.shdr_size = 40,
 	.sh_name = F(0, 4), .sh_type = F(4, 4), .sh_flags = F(8, 4),
+	.sh_addr = F(12, 4),
 	.sh_offset = F(16, 4), .sh_size = F(20, 4), .sh_link = F(24, 4),
 	.sh_info = F(28, 4), .sh_addralign = F(32, 4), .sh_entsize = F(36, 4),
 	.sym_size = 16,
@@ -152,6 +154,7 @@ void elf_section(const struct elf_file *ef, unsigned int idx,
 	out->name = elf_get(ef, b, l->sh_name);
 	out->type = elf_get(ef, b, l->sh_type);
 	out->flags = elf_get(ef, b, l->sh_flags);
+	out->addr = elf_get(ef, b, l->sh_addr);
 	out->offset = elf_get(ef, b, l->sh_offset);
 	out->size = elf_get(ef, b, l->sh_size);
 	out->link = elf_get(ef, b, l->sh_link);
@@ -257,18 +260,19 @@ static int check_sections(const struct elf_file *ef, char *err, size_t errlen)
 /**
  * elf_open() - check the ELF header and section table of ef->buf
  * @ef: the object; path, buf and size are set, the rest is filled in
+ * @type: the e_type required (ET_REL for objects, ET_EXEC for vmlinux)
  * @err: where to write a one-line reason on failure
  * @errlen: size of @err
  *
- * Accepts relocatable objects of either class and byte order with a section
- * table that lies inside the file and sections that do too.
+ * Accepts files of either class and byte order with a section table that
+ * lies inside the file and sections that do too.
  * Return: 0, or -1 with @err set.
  */
-int elf_open(struct elf_file *ef, char *err, size_t errlen)
+int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
 {
 	const unsigned char *id = ef->buf;
 	struct elf_sec shstr;
-	uint64_t type, shentsize;
+	uint64_t etype, shentsize;
 
 	if (ef->size < EI_NIDENT || memcmp(id, ELFMAG, SELFMAG)) {
 		snprintf(err, errlen, "not an ELF file");
@@ -288,11 +292,12 @@ int elf_open(struct elf_file *ef, char *err, size_t errlen)
 		snprintf(err, errlen, "truncated ELF header");
 		return -1;
 	}
-	type = elf_get(ef, 0, (struct elf_field){ 16, 2 });
+	etype = elf_get(ef, 0, (struct elf_field){ 16, 2 });
 	ef->machine = elf_get(ef, 0, (struct elf_field){ 18, 2 });
-	if (type != ET_REL) {
-		snprintf(err, errlen, "not a relocatable object (e_type %llu)",
-			 (unsigned long long)type);
+	if (etype != type) {
+		snprintf(err, errlen, "not %s (e_type %llu)",
+			 type == ET_REL ? "a relocatable object" : "an executable",
+			 (unsigned long long)etype);
 		return -1;
 	}
 	ef->shoff = elf_get(ef, 0, ef->lay->e_shoff);
@@ -388,10 +393,14 @@ static const struct arch_desc *find_arch(uint16_t machine)
 /* The object being processed                                          */
 /* ------------------------------------------------------------------ */
 
-/* One call site: section index and offset of the call instruction. */
+/*
+ * One call site: section index and offset of the call instruction, and the
+ * weak function holding it (its symbol index; 0 if the function is not weak).
+ */
 struct site {
 	unsigned int sec;
 	uint64_t off;
+	uint64_t weak;
 };
 
 /*
@@ -407,6 +416,7 @@ struct anchor {
 	unsigned int group;
 	uint64_t sym;
 	uint64_t bias;
+	bool added;		/* @sym is a new section symbol (output index) */
 };
 
 /* Everything known about the object; one per file, nothing global. */
@@ -534,6 +544,7 @@ static int add_site(struct rmc *r, unsigned int sec, uint64_t off)
 	}
 	r->sites[r->nsites].sec = sec;
 	r->sites[r->nsites].off = off;
+	r->sites[r->nsites].weak = 0;
 	r->nsites++;
 	return 0;
 }
@@ -549,11 +560,11 @@ static int take_reloc(struct rmc *r, unsigned int tsec,
 		return fail(r, "unsupported relocation type %u against the profiling call in %s+0x%llx",
 			    rel->type, sec_name(r, tsec),
 			    (unsigned long long)rel->offset);
-	if (!in_range(rel->offset, 4, text->size) || rel->offset < 1)
+	if (!in_range(rel->offset, 4, text->size))
 		return fail(r, "relocation at %s+0x%llx lies outside its section",
 			    sec_name(r, tsec), (unsigned long long)rel->offset);
 	at = text->offset + rel->offset;
-	if (!a->is_call(&r->ef, at)) {
+	if ((int64_t)rel->offset + a->site_bias < 0 || !a->is_call(&r->ef, at)) {
 		/* A reference that is not a call (a jump, an address load). */
 		if (r->warn)
 			fprintf(stderr, "recordmcount: %s: %s+0x%llx: not a call, not recorded\n",
@@ -629,12 +640,54 @@ static int find_sites(struct rmc *r)
 		if (s.type == SHT_RELA && scan_relocs(r, i, &s))
 			return -1;
 	}
-	qsort(r->sites, r->nsites, sizeof(*r->sites), site_cmp);
+	if (r->nsites)
+		qsort(r->sites, r->nsites, sizeof(*r->sites), site_cmp);
 	for (k = 0; k < r->nsites; k++)
 		if (!n || site_cmp(&r->sites[n - 1], &r->sites[k]))
 			r->sites[n++] = r->sites[k];
 	r->nsites = n;
 	return 0;
+}
+
+/* Index of the first site at or after (@sec, @off); sites are sorted. */
+static size_t first_site(const struct rmc *r, unsigned int sec, uint64_t off)
+{
+	struct site key = { .sec = sec, .off = off };
+	size_t lo = 0, hi = r->nsites;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (site_cmp(&r->sites[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Note the sites that lie in weak functions.  If another object defines the
+ * same function, the linker binds every call to that definition but keeps
+ * this copy's code, now unreachable and nameless; its records must not reach
+ * the kernel (see mark_overridden()).
+ */
+static void mark_weak_sites(struct rmc *r)
+{
+	struct elf_sym sym;
+	uint64_t i;
+	size_t k;
+
+	for (i = r->first_global; i < r->nsyms; i++) {
+		elf_symbol(&r->ef, &r->symtab, i, &sym);
+		if (sym.bind != STB_WEAK || sym.type != STT_FUNC ||
+		    sym.shndx == SHN_UNDEF || sym.shndx >= r->ef.shnum)
+			continue;
+		k = first_site(r, sym.shndx, sym.value);
+		for (; k < r->nsites && r->sites[k].sec == sym.shndx &&
+		     r->sites[k].off - sym.value < sym.size; k++)
+			r->sites[k].weak = i;
+	}
 }
 
 /* Note which SHT_GROUP section, if any, each section belongs to. */
@@ -722,6 +775,7 @@ static int choose_anchors(struct rmc *r)
 		} else {
 			a->sym = r->first_global + r->new_syms++;
 			a->bias = 0;
+			a->added = true;
 		}
 	}
 	free(best);
@@ -768,6 +822,13 @@ static size_t ob_align(struct obuf *o, size_t align)
 	return ob_add(o, pad) == (size_t)-1 ? (size_t)-1 : o->len;
 }
 
+/* Names of the sections this tool adds, in the order of enum new_name. */
+static const char *const new_names[] = {
+	"__mcount_loc", ".rela__mcount_loc", ".mcount_weak", ".rela.mcount_weak",
+};
+
+enum new_name { NAME_LOC, NAME_LOC_RELA, NAME_WEAK, NAME_WEAK_RELA, NR_NAMES };
+
 /* Where the output puts each existing section, if not where it was. */
 struct placed {
 	uint64_t offset, size;
@@ -778,6 +839,7 @@ struct placed {
 /* Everything the writer produces besides the copied input. */
 struct out {
 	struct obuf b;
+	uint32_t name[NR_NAMES];	/* offsets in the new name table */
 	struct placed *sec;		/* per input section */
 	struct elf_sec *added;		/* headers of the new sections */
 	unsigned int nadded;
@@ -787,6 +849,12 @@ struct out {
 static uint64_t new_symidx(const struct rmc *r, uint64_t i)
 {
 	return i < r->first_global ? i : i + r->new_syms;
+}
+
+/* The output symbol index of an anchor. */
+static uint64_t anchor_symidx(const struct rmc *r, const struct anchor *a)
+{
+	return a->added ? a->sym : new_symidx(r, a->sym);
 }
 
 /* Copy one symbol table entry (raw bytes) from the input to @dst. */
@@ -812,7 +880,7 @@ static int emit_symtab(struct rmc *r, struct out *o)
 		const struct anchor *a = &r->anchors[k];
 		unsigned char *e;
 
-		if (a->sym < r->first_global || a->sym >= r->first_global + r->new_syms)
+		if (!a->added)
 			continue;
 		e = o->b.p + at + a->sym * l->sym_size;
 		elf_put(&r->ef, e + l->st_info.off, 1, STT_SECTION);
@@ -890,8 +958,17 @@ static int emit_renumbering(struct rmc *r, struct out *o)
 	return 0;
 }
 
-static const char name_loc[] = "__mcount_loc";
-static const char name_rela[] = ".rela__mcount_loc";
+/* Encode one absolute relocation: at @where, symbol @sym plus @addend. */
+static void put_rela(const struct rmc *r, unsigned char *e, uint64_t where,
+		     uint64_t sym, uint64_t addend)
+{
+	const struct elf_layout *l = r->ef.lay;
+
+	elf_put(&r->ef, e + l->r_offset.off, l->r_offset.width, where);
+	elf_put(&r->ef, e + l->r_info.off, l->r_info.width,
+		(sym << l->r_sym_shift) | r->arch->abs_reloc);
+	elf_put(&r->ef, e + l->r_addend.off, l->r_addend.width, addend);
+}
 
 /* Header of a section this tool adds. */
 static struct elf_sec *add_header(struct out *o)
@@ -928,8 +1005,7 @@ static int emit_group(struct rmc *r, struct out *o, unsigned int g,
  * belongs to group @g (0: not in a group).  The section's bytes stay zero:
  * each address is the addend of its relocation.
  */
-static int emit_table(struct rmc *r, struct out *o, unsigned int g,
-		      uint32_t shname)
+static int emit_table(struct rmc *r, struct out *o, unsigned int g)
 {
 	const struct elf_layout *l = r->ef.lay;
 	unsigned int idx = r->ef.shnum + o->nadded;
@@ -953,24 +1029,20 @@ static int emit_table(struct rmc *r, struct out *o, unsigned int g,
 			continue;
 		while (r->anchors[a].sec != st->sec)
 			a++;
-		elf_put(&r->ef, e + l->r_offset.off, l->r_offset.width,
-			n * l->addr_size);
-		elf_put(&r->ef, e + l->r_info.off, l->r_info.width,
-			(r->anchors[a].sym << l->r_sym_shift) | r->arch->abs_reloc);
-		elf_put(&r->ef, e + l->r_addend.off, l->r_addend.width,
-			st->off - r->anchors[a].bias);
+		put_rela(r, e, n * l->addr_size, anchor_symidx(r, &r->anchors[a]),
+			 st->off - r->anchors[a].bias);
 		n++;
 	}
 	s = add_header(o);
 	*s = (struct elf_sec){
-		.name = shname, .type = SHT_PROGBITS,
+		.name = o->name[NAME_LOC], .type = SHT_PROGBITS,
 		.flags = SHF_ALLOC | (g ? SHF_GROUP : 0),
 		.offset = data, .size = n * l->addr_size,
 		.addralign = l->addr_size, .entsize = l->addr_size,
 	};
 	s = add_header(o);
 	*s = (struct elf_sec){
-		.name = shname + sizeof(name_loc), .type = SHT_RELA,
+		.name = o->name[NAME_LOC_RELA], .type = SHT_RELA,
 		.flags = SHF_INFO_LINK | (g ? SHF_GROUP : 0),
 		.offset = rela, .size = n * l->rela_size,
 		.link = r->symtab_idx, .info = idx,
@@ -979,19 +1051,23 @@ static int emit_table(struct rmc *r, struct out *o, unsigned int g,
 	return g ? emit_group(r, o, g, idx) : 0;
 }
 
-/* The section name table, with the two new names appended. */
-static int emit_shstrtab(struct rmc *r, struct out *o, uint32_t *shname)
+/* The section name table, with the new names appended. */
+static int emit_shstrtab(struct rmc *r, struct out *o)
 {
 	const struct elf_sec *s = &r->shstrtab;
-	size_t at, len = s->size + sizeof(name_loc) + sizeof(name_rela);
+	size_t at, len = s->size, n;
+	int i;
 
+	for (i = 0; i < NR_NAMES; i++)
+		len += strlen(new_names[i]) + 1;
 	if ((at = ob_add(&o->b, len)) == (size_t)-1)
 		return fail(r, "out of memory");
 	memcpy(o->b.p + at, r->ef.buf + s->offset, s->size);
-	memcpy(o->b.p + at + s->size, name_loc, sizeof(name_loc));
-	memcpy(o->b.p + at + s->size + sizeof(name_loc), name_rela,
-	       sizeof(name_rela));
-	*shname = s->size;
+	for (i = 0, n = s->size; i < NR_NAMES; i++) {
+		o->name[i] = n;
+		memcpy(o->b.p + at + n, new_names[i], strlen(new_names[i]) + 1);
+		n += strlen(new_names[i]) + 1;
+	}
 	o->sec[r->ef.shstrndx] = (struct placed){
 		.offset = at, .size = len, .info = s->info, .moved = true,
 	};
@@ -1008,6 +1084,7 @@ static void put_shdr(const struct rmc *r, unsigned char *p,
 	elf_put(ef, p + l->sh_name.off, l->sh_name.width, s->name);
 	elf_put(ef, p + l->sh_type.off, l->sh_type.width, s->type);
 	elf_put(ef, p + l->sh_flags.off, l->sh_flags.width, s->flags);
+	elf_put(ef, p + l->sh_addr.off, l->sh_addr.width, s->addr);
 	elf_put(ef, p + l->sh_offset.off, l->sh_offset.width, s->offset);
 	elf_put(ef, p + l->sh_size.off, l->sh_size.width, s->size);
 	elf_put(ef, p + l->sh_link.off, l->sh_link.width, s->link);
@@ -1045,17 +1122,71 @@ static int emit_headers(struct rmc *r, struct out *o)
 	return 0;
 }
 
+/*
+ * For each site in a weak function (outside COMDAT groups, which the linker
+ * handles as a whole), a pair of addresses in the non-allocated section
+ * .mcount_weak: the site as recorded in __mcount_loc, and the site as
+ * "weak function + offset".  After the final link the two are equal exactly
+ * when this copy of the function is the one that was kept.
+ */
+static int emit_weak_pairs(struct rmc *r, struct out *o)
+{
+	const struct elf_layout *l = r->ef.lay;
+	unsigned int idx = r->ef.shnum + o->nadded;
+	size_t k, a = 0, n = 0, data, rela;
+	struct elf_sym fn;
+	struct elf_sec *s;
+
+	for (k = 0; k < r->nsites; k++)
+		n += r->sites[k].weak && !r->group_of[r->sites[k].sec];
+	if (!n)
+		return 0;
+	if (ob_align(&o->b, 8) == (size_t)-1 ||
+	    (data = ob_add(&o->b, 2 * n * l->addr_size)) == (size_t)-1 ||
+	    (rela = ob_add(&o->b, 2 * n * l->rela_size)) == (size_t)-1)
+		return fail(r, "out of memory");
+	for (k = 0, n = 0; k < r->nsites; k++) {
+		const struct site *st = &r->sites[k];
+		unsigned char *e = o->b.p + rela + 2 * n * l->rela_size;
+
+		while (r->anchors[a].sec != st->sec)
+			a++;
+		if (!st->weak || r->group_of[st->sec])
+			continue;
+		elf_symbol(&r->ef, &r->symtab, st->weak, &fn);
+		put_rela(r, e, 2 * n * l->addr_size,
+			 anchor_symidx(r, &r->anchors[a]),
+			 st->off - r->anchors[a].bias);
+		put_rela(r, e + l->rela_size, (2 * n + 1) * l->addr_size,
+			 new_symidx(r, st->weak), st->off - fn.value);
+		n++;
+	}
+	s = add_header(o);
+	*s = (struct elf_sec){
+		.name = o->name[NAME_WEAK], .type = SHT_PROGBITS,
+		.offset = data, .size = 2 * n * l->addr_size,
+		.addralign = 8, .entsize = 2 * l->addr_size,
+	};
+	s = add_header(o);
+	*s = (struct elf_sec){
+		.name = o->name[NAME_WEAK_RELA], .type = SHT_RELA,
+		.flags = SHF_INFO_LINK, .offset = rela,
+		.size = 2 * n * l->rela_size, .link = r->symtab_idx,
+		.info = idx, .addralign = 8, .entsize = l->rela_size,
+	};
+	return 0;
+}
+
 /* Assemble the whole output object in @o. */
 static int build_output(struct rmc *r, struct out *o)
 {
 	unsigned int *groups, ngroups = 0, i;
-	uint32_t shname = 0;
 	size_t k;
 	int ret = -1;
 
 	groups = calloc(r->nanchors + 1, sizeof(*groups));
 	o->sec = calloc(r->ef.shnum, sizeof(*o->sec));
-	o->added = calloc(2 * (r->nanchors + 1), sizeof(*o->added));
+	o->added = calloc(2 * (r->nanchors + 2), sizeof(*o->added));
 	if (!groups || !o->sec || !o->added ||
 	    ob_add(&o->b, r->ef.size) == (size_t)-1) {
 		free(groups);
@@ -1070,15 +1201,17 @@ static int build_output(struct rmc *r, struct out *o)
 		if (i == ngroups)
 			groups[ngroups++] = r->anchors[k].group;
 	}
-	if (r->ef.shnum + 2 * ngroups >= SHN_LORESERVE) {
+	if (r->ef.shnum + 2 * ngroups + 2 >= SHN_LORESERVE) {
 		fail(r, "too many sections for a section table without extended numbering");
 		goto out;
 	}
-	if (emit_renumbering(r, o) || emit_shstrtab(r, o, &shname))
+	if (emit_renumbering(r, o) || emit_shstrtab(r, o))
 		goto out;
 	for (i = 0; i < ngroups; i++)
-		if (emit_table(r, o, groups[i], shname))
+		if (emit_table(r, o, groups[i]))
 			goto out;
+	if (emit_weak_pairs(r, o))
+		goto out;
 	ret = emit_headers(r, o);
 out:
 	free(groups);
@@ -1192,6 +1325,7 @@ static int analyse(struct rmc *r)
 		return -1;
 	if (!r->nsites)
 		return 0;
+	mark_weak_sites(r);
 	return map_groups(r) ?: choose_anchors(r);
 }
 
@@ -1209,7 +1343,7 @@ static int process(const char *path, bool warn)
 	if (!buf)
 		goto report;
 	r.ef.buf = buf;
-	if (elf_open(&r.ef, r.err, sizeof(r.err)) || analyse(&r))
+	if (elf_open(&r.ef, ET_REL, r.err, sizeof(r.err)) || analyse(&r))
 		goto report;
 	ret = 0;
 	if (!r.nsites)
@@ -1232,25 +1366,172 @@ done:
 	return ret;
 }
 
+/* ------------------------------------------------------------------ */
+/* After the final link                                                */
+/* ------------------------------------------------------------------ */
+
+/* Value of the defined symbol @name in the linked file, or 0 if absent. */
+static uint64_t linked_symbol(struct rmc *r, const char *name)
+{
+	struct elf_sym sym;
+	const char *n;
+	uint64_t i;
+
+	for (i = 1; i < r->nsyms; i++) {
+		elf_symbol(&r->ef, &r->symtab, i, &sym);
+		if (sym.shndx == SHN_UNDEF)
+			continue;
+		n = elf_string(&r->ef, &r->strtab, sym.name);
+		if (n && !strcmp(n, name))
+			return sym.value;
+	}
+	return 0;
+}
+
+/* File offset of the allocated bytes [@addr, @addr + @len), or 0. */
+static uint64_t linked_offset(struct rmc *r, uint64_t addr, uint64_t len)
+{
+	struct elf_sec s;
+	unsigned int i;
+
+	for (i = 1; i < r->ef.shnum; i++) {
+		elf_section(&r->ef, i, &s);
+		if (s.type == SHT_NOBITS || !(s.flags & SHF_ALLOC))
+			continue;
+		if (addr >= s.addr && len <= s.size &&
+		    addr - s.addr <= s.size - len)
+			return s.offset + (addr - s.addr);
+	}
+	return 0;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Zero, in the linked table, the record of every pair in .mcount_weak whose
+ * two addresses differ: that weak copy was overridden.  ftrace skips zero
+ * entries.  Return the number of records zeroed, or -1.
+ */
+static long mark_overridden(struct rmc *r, unsigned char *out,
+			    const struct elf_sec *weak)
+{
+	const struct elf_layout *l = r->ef.lay;
+	struct elf_field f = { 0, l->addr_size };
+	uint64_t start, stop, off, n, i, *sorted;
+	long zeroed = 0;
+
+	start = linked_symbol(r, "__start_mcount_loc");
+	stop = linked_symbol(r, "__stop_mcount_loc");
+	if (!start || stop < start || (stop - start) % l->addr_size)
+		return fail(r, "no __start_mcount_loc/__stop_mcount_loc table");
+	n = (stop - start) / l->addr_size;
+	off = linked_offset(r, start, stop - start);
+	sorted = malloc((n + 1) * sizeof(*sorted));
+	if (!off || !sorted) {
+		free(sorted);
+		return fail(r, off ? "out of memory" : "the record table is not in the file");
+	}
+	for (i = 0; i < n; i++)
+		sorted[i] = elf_get(&r->ef, off + i * l->addr_size, f);
+	qsort(sorted, n, sizeof(*sorted), u64_cmp);
+	for (i = 0; i + 1 < weak->size / l->addr_size; i += 2) {
+		uint64_t site = elf_get(&r->ef, weak->offset + i * l->addr_size, f);
+		uint64_t named = elf_get(&r->ef, weak->offset + (i + 1) * l->addr_size, f);
+		uint64_t k;
+
+		if (site == named || !site ||
+		    !bsearch(&site, sorted, n, sizeof(*sorted), u64_cmp))
+			continue;
+		for (k = 0; k < n; k++) {
+			if (elf_get(&r->ef, off + k * l->addr_size, f) != site)
+				continue;
+			elf_put(&r->ef, out + off + k * l->addr_size, l->addr_size, 0);
+			zeroed++;
+		}
+	}
+	free(sorted);
+	return zeroed;
+}
+
+/* recordmcount --linked FILE: the post-link pass over vmlinux. */
+static int process_linked(const char *path, bool warn)
+{
+	struct rmc r = { .warn = warn };
+	unsigned char *buf, *out = NULL;
+	struct elf_sec weak = { 0 };
+	mode_t mode = 0755;
+	unsigned int i;
+	long zeroed = 0;
+	int ret = -1;
+
+	r.ef.path = path;
+	buf = read_file(path, &r.ef.size, &mode, r.err, sizeof(r.err));
+	if (!buf)
+		goto report;
+	r.ef.buf = buf;
+	if (elf_open(&r.ef, ET_EXEC, r.err, sizeof(r.err)))
+		goto report;
+	elf_section(&r.ef, r.ef.shstrndx, &r.shstrtab);
+	for (i = 1; i < r.ef.shnum; i++)
+		if (!strcmp(sec_name(&r, i), ".mcount_weak"))
+			elf_section(&r.ef, i, &weak);
+	ret = 0;
+	if (!weak.size)
+		goto done;
+	ret = -1;
+	if (find_symtab(&r))
+		goto report;
+	out = malloc(r.ef.size);
+	if (!out) {
+		fail(&r, "out of memory");
+		goto report;
+	}
+	memcpy(out, buf, r.ef.size);
+	zeroed = mark_overridden(&r, out, &weak);
+	if (zeroed < 0)
+		goto report;
+	ret = 0;
+	if (warn)
+		fprintf(stderr, "recordmcount: %s: %ld records of overridden weak functions dropped\n",
+			path, zeroed);
+	if (zeroed && replace_file(path, out, r.ef.size, mode, r.err, sizeof(r.err)))
+		ret = -1;
+report:
+	if (ret)
+		fprintf(stderr, "recordmcount: %s: %s\n", path, r.err);
+done:
+	free(out);
+	free(buf);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	bool warn = false;
+	bool warn = false, linked = false;
 	int i, ret = 0;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-w")) {
 			warn = true;
+		} else if (!strcmp(argv[i], "--linked")) {
+			linked = true;
 		} else {
-			fprintf(stderr, "usage: recordmcount [-w] OBJECT...\n");
-			return 2;
+			i = argc;
+			break;
 		}
 	}
-	if (i == argc) {
-		fprintf(stderr, "usage: recordmcount [-w] OBJECT...\n");
+	if (i >= argc) {
+		fprintf(stderr, "usage: recordmcount [-w] OBJECT...\n"
+			"       recordmcount [-w] --linked VMLINUX\n");
 		return 2;
 	}
 	for (; i < argc; i++)
-		if (process(argv[i], warn))
+		if (linked ? process_linked(argv[i], warn) : process(argv[i], warn))
 			ret = 1;
 	return ret;
 }

@@ -26,7 +26,7 @@ struct elf_layout {
 	struct elf_field e_shoff, e_shentsize, e_shnum, e_shstrndx;
 
 	uint8_t shdr_size;
-	struct elf_field sh_name, sh_type, sh_flags, sh_offset, sh_size;
+	struct elf_field sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size;
 	struct elf_field sh_link, sh_info, sh_addralign, sh_entsize;
 
 	uint8_t sym_size;
@@ -42,7 +42,7 @@ struct elf_layout {
 /* A section header, decoded into host form. */
 struct elf_sec {
 	uint32_t name, type, link, info;
-	uint64_t flags, offset, size, addralign, entsize;
+	uint64_t flags, addr, offset, size, addralign, entsize;
 };
 
 /* A symbol, decoded into host form. */
@@ -83,6 +83,6 @@ void elf_relocation(const struct elf_file *ef, const struct elf_sec *rsec,
 		    uint64_t idx, struct elf_rela *out);
 const char *elf_string(const struct elf_file *ef, const struct elf_sec *strtab,
 		       uint64_t off);
-int elf_open(struct elf_file *ef, char *err, size_t errlen);
+int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen);
 
 #endif /* RECORDMCOUNT_H */

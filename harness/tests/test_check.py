@@ -124,6 +124,36 @@ class Judge(unittest.TestCase):
         self.assertEqual(self.run_judge(log)[0], 1)
 
 
+class Functions(unittest.TestCase):
+    UP = '# upstream\nfoo\nbar\nbar\nOops_fn\n__ftrace_invalid_address___12\n'
+
+    def judge(self, names):
+        log = GOOD.replace('HARNESS: kernel', ''.join(f'AFF| {n}\n' for n in names) +
+                           'HARNESS: kernel')
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, 'log'), log)
+            write(os.path.join(d, 'exp'), EXPECT)
+            write(os.path.join(d, 'fn'), self.UP)
+            p = subprocess.run([sys.executable, CHECK, 'judge', '--name', 't',
+                                '--log', os.path.join(d, 'log'), '--expect',
+                                os.path.join(d, 'exp'), '--kunit', '--functions',
+                                os.path.join(d, 'fn'), '--results', d],
+                               capture_output=True, text=True)
+            return p.returncode, p.stdout
+
+    def test_same_as_upstream_less_invalid(self):
+        rc, out = self.judge(['bar', 'foo', 'bar', 'Oops_fn'])
+        self.assertEqual(rc, 0, out)
+
+    def test_invalid_entry_fails(self):
+        self.assertEqual(self.judge(['bar', 'foo', 'bar', 'Oops_fn',
+                                     '__ftrace_invalid_address___7'])[0], 1)
+
+    def test_missing_or_extra_fails(self):
+        self.assertEqual(self.judge(['bar', 'foo', 'Oops_fn'])[0], 1)
+        self.assertEqual(self.judge(['bar', 'foo', 'bar', 'Oops_fn', 'baz'])[0], 1)
+
+
 class Ktap(unittest.TestCase):
     def test_parameterised_and_truncated(self):
         lines = ['KTAP version 1', '1..2', '    # Subtest: s', '    1..1',

@@ -66,7 +66,8 @@ class Arch:
 
     def link(self, *objs):
         exe = objs[0] + '.elf'
-        must(self.ld + ['-e', '_start', '-o', exe, self.stub] + list(objs))
+        must(self.ld + ['-e', '_start', '-T', os.path.join(SRC, 'mcount.lds'),
+                        '-o', exe, self.stub] + list(objs))
         return exe
 
     def records(self, exe):
@@ -156,6 +157,47 @@ class RecordTests(unittest.TestCase):
                 'helper', 'plain', 'weak_default', 'init_function',
                 'cold_function', 'sched_function', 'only_weak', 'local_one',
                 'uses_local'])
+        self.each_arch(t)
+
+    def test_overridden_weak_function(self):
+        """The overridden weak copy's record is dropped after the link."""
+        def t(a):
+            o1 = a.compile('basic.c', out='ovr1.o')
+            o2 = a.compile('override.c', out='ovr2.o')
+            for o in (o1, o2):
+                self.assertEqual(rmc(o).returncode, 0)
+            exe = a.link(o1, o2)
+            # basic.c's 6 (its weak_default now dead code) and the strong one
+            self.assertEqual(len(a.records(exe)), 7)
+            p = rmc('--linked', exe)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            recs = a.records(exe)
+            self.assertEqual(recs.count(0), 1)
+            live = sorted(r for r in recs if r)
+            sites = a.call_sites(exe)
+            nm = must([a.objdump.replace('objdump', 'nm'), exe])
+            strong = int([ln.split()[0] for ln in nm.splitlines()
+                          if ln.endswith(' weak_default')][0], 16)
+            # The call is the first instruction (x86) or after the prologue.
+            self.assertTrue(any(strong <= r < strong + 32 for r in live))
+            dead = set(sites) - set(live)
+            self.assertEqual(len(dead), 1)
+            self.assertFalse(strong <= dead.pop() < strong + 32)
+            # Once done, a second pass changes nothing.
+            before = read(exe)
+            self.assertEqual(rmc('--linked', exe).returncode, 0)
+            self.assertEqual(read(exe), before)
+        self.each_arch(t)
+
+    def test_weak_not_overridden_kept(self):
+        def t(a):
+            o = a.compile('basic.c', out='keep.o')
+            self.assertEqual(rmc(o).returncode, 0)
+            exe = a.link(o)
+            before = read(exe)
+            p = rmc('--linked', exe)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(read(exe), before)
         self.each_arch(t)
 
     def test_no_sites_untouched(self):
