@@ -45,7 +45,7 @@
 #define R_AARCH64_ABS64		257
 #endif
 #ifndef SHF_GROUP
-#define SHF_GROUP		(1U << 9)
+#define SHF_GROUP		0x200
 #endif
 
 #define MAX_ERR			256
@@ -104,9 +104,9 @@ static const struct elf_layout layout32 = {
  * bug in the tool and returns 0 rather than reading past the buffer.
  * Return: the field, zero-extended, in host byte order.
  */
-uint64_t elf_get(const struct elf_file *ef, uint64_t base, struct elf_field f)
+u64 elf_get(const struct elf_file *ef, u64 base, struct elf_field f)
 {
-	uint64_t v = 0;
+	u64 v = 0;
 	unsigned int i;
 
 	if (base > ef->size || f.off + f.width > ef->size - base)
@@ -127,7 +127,7 @@ uint64_t elf_get(const struct elf_file *ef, uint64_t base, struct elf_field f)
  * @val: the value; high bits beyond @width are dropped
  */
 void elf_put(const struct elf_file *ef, unsigned char *p, unsigned int width,
-	     uint64_t val)
+	     u64 val)
 {
 	unsigned int i;
 
@@ -149,7 +149,7 @@ void elf_section(const struct elf_file *ef, unsigned int idx,
 		 struct elf_sec *out)
 {
 	const struct elf_layout *l = ef->lay;
-	uint64_t b = ef->shoff + (uint64_t)idx * l->shdr_size;
+	u64 b = ef->shoff + (u64)idx * l->shdr_size;
 
 	out->name = elf_get(ef, b, l->sh_name);
 	out->type = elf_get(ef, b, l->sh_type);
@@ -171,11 +171,11 @@ void elf_section(const struct elf_file *ef, unsigned int idx,
  * @out: the decoded symbol
  */
 void elf_symbol(const struct elf_file *ef, const struct elf_sec *symtab,
-		uint64_t idx, struct elf_sym *out)
+		u64 idx, struct elf_sym *out)
 {
 	const struct elf_layout *l = ef->lay;
-	uint64_t b = symtab->offset + idx * l->sym_size;
-	uint8_t info = elf_get(ef, b, l->st_info);
+	u64 b = symtab->offset + idx * l->sym_size;
+	u8 info = elf_get(ef, b, l->st_info);
 
 	out->name = elf_get(ef, b, l->st_name);
 	out->bind = info >> 4;
@@ -193,12 +193,12 @@ void elf_symbol(const struct elf_file *ef, const struct elf_sec *symtab,
  * @out: the decoded relocation; the addend is sign-extended
  */
 void elf_relocation(const struct elf_file *ef, const struct elf_sec *rsec,
-		    uint64_t idx, struct elf_rela *out)
+		    u64 idx, struct elf_rela *out)
 {
 	const struct elf_layout *l = ef->lay;
-	uint64_t b = rsec->offset + idx * l->rela_size;
-	uint64_t info = elf_get(ef, b, l->r_info);
-	uint64_t add = elf_get(ef, b, l->r_addend);
+	u64 b = rsec->offset + idx * l->rela_size;
+	u64 info = elf_get(ef, b, l->r_info);
+	u64 add = elf_get(ef, b, l->r_addend);
 	unsigned int bits = 8 * l->r_addend.width;
 
 	out->offset = elf_get(ef, b, l->r_offset);
@@ -206,7 +206,7 @@ void elf_relocation(const struct elf_file *ef, const struct elf_sec *rsec,
 	out->type = info & l->r_type_mask;
 	if (bits < 64 && (add >> (bits - 1)) & 1)
 		add |= ~0ULL << bits;
-	out->addend = (int64_t)add;
+	out->addend = (s64)add;
 }
 
 /**
@@ -219,7 +219,7 @@ void elf_relocation(const struct elf_file *ef, const struct elf_sec *rsec,
  * runs off its end.
  */
 const char *elf_string(const struct elf_file *ef, const struct elf_sec *strtab,
-		       uint64_t off)
+		       u64 off)
 {
 	const char *s;
 
@@ -232,7 +232,7 @@ const char *elf_string(const struct elf_file *ef, const struct elf_sec *strtab,
 }
 
 /* Is [off, off + len) inside a buffer of @size bytes? */
-static bool in_range(uint64_t off, uint64_t len, uint64_t size)
+static bool in_range(u64 off, u64 len, u64 size)
 {
 	return off <= size && len <= size - off;
 }
@@ -272,7 +272,7 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
 {
 	const unsigned char *id = ef->buf;
 	struct elf_sec shstr;
-	uint64_t etype, shentsize;
+	u64 etype, shentsize;
 
 	if (ef->size < EI_NIDENT || memcmp(id, ELFMAG, SELFMAG)) {
 		snprintf(err, errlen, "not an ELF file");
@@ -310,7 +310,7 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
 		return -1;
 	}
 	if (shentsize != ef->lay->shdr_size ||
-	    !in_range(ef->shoff, (uint64_t)ef->shnum * shentsize, ef->size)) {
+	    !in_range(ef->shoff, (u64)ef->shnum * shentsize, ef->size)) {
 		snprintf(err, errlen, "section table outside the file or malformed");
 		return -1;
 	}
@@ -335,23 +335,23 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
  * relocated as a whole word.
  */
 struct arch_desc {
-	uint16_t machine;
+	u16 machine;
 	const char *name;
 	const char *const *callees;	/* NULL-terminated */
-	uint32_t call_relocs[2];	/* relocation types of a call */
-	uint32_t abs_reloc;		/* an absolute address, for records */
+	u32 call_relocs[2];	/* relocation types of a call */
+	u32 abs_reloc;		/* an absolute address, for records */
 	int site_bias;
-	bool (*is_call)(const struct elf_file *ef, uint64_t at);
+	bool (*is_call)(const struct elf_file *ef, u64 at);
 };
 
 /* x86_64: the byte before the relocated field must be the call opcode 0xe8. */
-static bool x86_is_call(const struct elf_file *ef, uint64_t at)
+static bool x86_is_call(const struct elf_file *ef, u64 at)
 {
 	return at >= 1 && at <= ef->size && ef->buf[at - 1] == 0xe8;
 }
 
 /* arm64: the relocated word must be a BL (bits 31..26 = 100101). */
-static bool arm64_is_call(const struct elf_file *ef, uint64_t at)
+static bool arm64_is_call(const struct elf_file *ef, u64 at)
 {
 	return in_range(at, 4, ef->size) &&
 	       (elf_get(ef, at, (struct elf_field){ 0, 4 }) >> 26) == 0x25;
@@ -379,11 +379,11 @@ static const struct arch_desc arches[] = {
 	},
 };
 
-static const struct arch_desc *find_arch(uint16_t machine)
+static const struct arch_desc *find_arch(u16 machine)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(arches); i++)
 		if (arches[i].machine == machine)
 			return &arches[i];
 	return NULL;
@@ -399,8 +399,8 @@ static const struct arch_desc *find_arch(uint16_t machine)
  */
 struct site {
 	unsigned int sec;
-	uint64_t off;
-	uint64_t weak;
+	u64 off;
+	u64 weak;
 };
 
 /*
@@ -414,8 +414,8 @@ struct site {
 struct anchor {
 	unsigned int sec;
 	unsigned int group;
-	uint64_t sym;
-	uint64_t bias;
+	u64 sym;
+	u64 bias;
 	bool added;		/* @sym is a new section symbol (output index) */
 };
 
@@ -426,7 +426,7 @@ struct rmc {
 	bool warn;
 	unsigned int symtab_idx;
 	struct elf_sec symtab, strtab, shstrtab;
-	uint64_t nsyms, first_global;
+	u64 nsyms, first_global;
 	unsigned char *is_callee;	/* per symbol */
 	unsigned int *group_of;		/* per section: its SHT_GROUP, or 0 */
 	struct site *sites;
@@ -437,8 +437,7 @@ struct rmc {
 	char err[MAX_ERR];
 };
 
-static int fail(struct rmc *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static __printf(2, 3) int fail(struct rmc *r, const char *fmt, ...);
 
 static int fail(struct rmc *r, const char *fmt, ...)
 {
@@ -511,7 +510,7 @@ static int mark_callees(struct rmc *r)
 	const char *const *c;
 	struct elf_sym sym;
 	const char *name;
-	uint64_t i;
+	u64 i;
 
 	r->is_callee = calloc(r->nsyms, 1);
 	if (!r->is_callee)
@@ -531,7 +530,7 @@ static int mark_callees(struct rmc *r)
 	return 0;
 }
 
-static int add_site(struct rmc *r, unsigned int sec, uint64_t off)
+static int add_site(struct rmc *r, unsigned int sec, u64 off)
 {
 	if (r->nsites == r->sites_cap) {
 		size_t cap = r->sites_cap ? 2 * r->sites_cap : 64;
@@ -554,17 +553,17 @@ static int take_reloc(struct rmc *r, unsigned int tsec,
 		      const struct elf_sec *text, const struct elf_rela *rel)
 {
 	const struct arch_desc *a = r->arch;
-	uint64_t at;
+	u64 at;
 
 	if (rel->type != a->call_relocs[0] && rel->type != a->call_relocs[1])
-		return fail(r, "unsupported relocation type %u against the profiling call in %s+0x%llx",
+		return fail(r, "unsupported relocation type %u at the call in %s+0x%llx",
 			    rel->type, sec_name(r, tsec),
 			    (unsigned long long)rel->offset);
 	if (!in_range(rel->offset, 4, text->size))
 		return fail(r, "relocation at %s+0x%llx lies outside its section",
 			    sec_name(r, tsec), (unsigned long long)rel->offset);
 	at = text->offset + rel->offset;
-	if ((int64_t)rel->offset + a->site_bias < 0 || !a->is_call(&r->ef, at)) {
+	if ((s64)rel->offset + a->site_bias < 0 || !a->is_call(&r->ef, at)) {
 		/* A reference that is not a call (a jump, an address load). */
 		if (r->warn)
 			fprintf(stderr, "recordmcount: %s: %s+0x%llx: not a call, not recorded\n",
@@ -582,7 +581,7 @@ static int scan_relocs(struct rmc *r, unsigned int ridx,
 	const struct elf_layout *l = r->ef.lay;
 	struct elf_sec text;
 	struct elf_rela rel;
-	uint64_t i, n;
+	u64 i, n;
 
 	if (rsec->info == 0 || rsec->info >= r->ef.shnum)
 		return fail(r, "relocation section %u applies to no section", ridx);
@@ -650,7 +649,7 @@ static int find_sites(struct rmc *r)
 }
 
 /* Index of the first site at or after (@sec, @off); sites are sorted. */
-static size_t first_site(const struct rmc *r, unsigned int sec, uint64_t off)
+static size_t first_site(const struct rmc *r, unsigned int sec, u64 off)
 {
 	struct site key = { .sec = sec, .off = off };
 	size_t lo = 0, hi = r->nsites;
@@ -675,7 +674,7 @@ static size_t first_site(const struct rmc *r, unsigned int sec, uint64_t off)
 static void mark_weak_sites(struct rmc *r)
 {
 	struct elf_sym sym;
-	uint64_t i;
+	u64 i;
 	size_t k;
 
 	for (i = r->first_global; i < r->nsyms; i++) {
@@ -695,7 +694,7 @@ static int map_groups(struct rmc *r)
 {
 	struct elf_sec g;
 	unsigned int i, m;
-	uint64_t w;
+	u64 w;
 
 	r->group_of = calloc(r->ef.shnum, sizeof(*r->group_of));
 	if (!r->group_of)
@@ -735,7 +734,7 @@ static int anchor_rank(const struct elf_sym *sym)
 static int choose_anchors(struct rmc *r)
 {
 	struct elf_sym sym;
-	uint64_t i, *best;
+	u64 i, *best;
 	int *rank;
 	size_t k;
 
@@ -793,11 +792,9 @@ struct obuf {
 	size_t len, cap;
 };
 
-/* Append @n zero bytes; return their offset, or (size_t)-1 without memory. */
-static size_t ob_add(struct obuf *o, size_t n)
+/* Append @n zero bytes; 0 or -1 without memory. */
+static int ob_add(struct obuf *o, size_t n)
 {
-	size_t at = o->len;
-
 	if (o->len + n > o->cap) {
 		size_t cap = o->cap ? o->cap : 4096;
 		unsigned char *np;
@@ -806,20 +803,25 @@ static size_t ob_add(struct obuf *o, size_t n)
 			cap *= 2;
 		np = realloc(o->p, cap);
 		if (!np)
-			return (size_t)-1;
+			return -1;
 		o->p = np;
 		o->cap = cap;
 	}
 	memset(o->p + o->len, 0, n);
 	o->len += n;
-	return at;
+	return 0;
 }
 
-static size_t ob_align(struct obuf *o, size_t align)
+/*
+ * Pad to a multiple of @align, then append @n zero bytes whose offset goes
+ * to *@at.  Return 0, or -1 without memory.
+ */
+static int ob_reserve(struct obuf *o, size_t align, size_t n, size_t *at)
 {
-	size_t pad = (align - o->len % align) % align;
-
-	return ob_add(o, pad) == (size_t)-1 ? (size_t)-1 : o->len;
+	if (ob_add(o, (align - o->len % align) % align))
+		return -1;
+	*at = o->len;
+	return ob_add(o, n);
 }
 
 /* Names of the sections this tool adds, in the order of enum new_name. */
@@ -831,34 +833,34 @@ enum new_name { NAME_LOC, NAME_LOC_RELA, NAME_WEAK, NAME_WEAK_RELA, NR_NAMES };
 
 /* Where the output puts each existing section, if not where it was. */
 struct placed {
-	uint64_t offset, size;
-	uint32_t info;
+	u64 offset, size;
+	u32 info;
 	bool moved;
 };
 
 /* Everything the writer produces besides the copied input. */
 struct out {
 	struct obuf b;
-	uint32_t name[NR_NAMES];	/* offsets in the new name table */
+	u32 name[NR_NAMES];	/* offsets in the new name table */
 	struct placed *sec;		/* per input section */
 	struct elf_sec *added;		/* headers of the new sections */
 	unsigned int nadded;
 };
 
 /* Map an input symbol index to its index after new symbols are inserted. */
-static uint64_t new_symidx(const struct rmc *r, uint64_t i)
+static u64 new_symidx(const struct rmc *r, u64 i)
 {
 	return i < r->first_global ? i : i + r->new_syms;
 }
 
 /* The output symbol index of an anchor. */
-static uint64_t anchor_symidx(const struct rmc *r, const struct anchor *a)
+static u64 anchor_symidx(const struct rmc *r, const struct anchor *a)
 {
 	return a->added ? a->sym : new_symidx(r, a->sym);
 }
 
 /* Copy one symbol table entry (raw bytes) from the input to @dst. */
-static void copy_sym(const struct rmc *r, uint64_t i, unsigned char *dst)
+static void copy_sym(const struct rmc *r, u64 i, unsigned char *dst)
 {
 	memcpy(dst, r->ef.buf + r->symtab.offset + i * r->ef.lay->sym_size,
 	       r->ef.lay->sym_size);
@@ -868,11 +870,10 @@ static void copy_sym(const struct rmc *r, uint64_t i, unsigned char *dst)
 static int emit_symtab(struct rmc *r, struct out *o)
 {
 	const struct elf_layout *l = r->ef.lay;
-	uint64_t n = r->nsyms + r->new_syms, i;
+	u64 n = r->nsyms + r->new_syms, i;
 	size_t at, k;
 
-	if (ob_align(&o->b, 8) == (size_t)-1 ||
-	    (at = ob_add(&o->b, n * l->sym_size)) == (size_t)-1)
+	if (ob_reserve(&o->b, 8, n * l->sym_size, &at))
 		return fail(r, "out of memory");
 	for (i = 0; i < r->nsyms; i++)
 		copy_sym(r, i, o->b.p + at + new_symidx(r, i) * l->sym_size);
@@ -898,18 +899,17 @@ static int emit_renumbered_relocs(struct rmc *r, struct out *o, unsigned int idx
 				  const struct elf_sec *s)
 {
 	const struct elf_layout *l = r->ef.lay;
-	uint64_t i, n = s->size / l->rela_size, info, sym;
+	u64 i, n = s->size / l->rela_size, info, sym;
 	size_t at;
 
 	if (s->entsize != l->rela_size || s->size % l->rela_size)
 		return fail(r, "relocation section %s has entries of %llu bytes",
 			    sec_name(r, idx), (unsigned long long)s->entsize);
-	if (ob_align(&o->b, 8) == (size_t)-1 ||
-	    (at = ob_add(&o->b, s->size)) == (size_t)-1)
+	if (ob_reserve(&o->b, 8, s->size, &at))
 		return fail(r, "out of memory");
 	memcpy(o->b.p + at, r->ef.buf + s->offset, s->size);
 	for (i = 0; i < n; i++) {
-		uint64_t b = s->offset + i * l->rela_size;
+		u64 b = s->offset + i * l->rela_size;
 
 		info = elf_get(&r->ef, b, l->r_info);
 		sym = info >> l->r_sym_shift;
@@ -959,8 +959,8 @@ static int emit_renumbering(struct rmc *r, struct out *o)
 }
 
 /* Encode one absolute relocation: at @where, symbol @sym plus @addend. */
-static void put_rela(const struct rmc *r, unsigned char *e, uint64_t where,
-		     uint64_t sym, uint64_t addend)
+static void put_rela(const struct rmc *r, unsigned char *e, u64 where,
+		     u64 sym, u64 addend)
 {
 	const struct elf_layout *l = r->ef.lay;
 
@@ -987,8 +987,7 @@ static int emit_group(struct rmc *r, struct out *o, unsigned int g,
 	size_t at;
 
 	elf_section(&r->ef, g, &s);
-	if (ob_align(&o->b, 4) == (size_t)-1 ||
-	    (at = ob_add(&o->b, s.size + 8)) == (size_t)-1)
+	if (ob_reserve(&o->b, 4, s.size + 8, &at))
 		return fail(r, "out of memory");
 	memcpy(o->b.p + at, r->ef.buf + s.offset, s.size);
 	elf_put(&r->ef, o->b.p + at + s.size, 4, first_new);
@@ -1012,14 +1011,10 @@ static int emit_table(struct rmc *r, struct out *o, unsigned int g)
 	size_t k, a = 0, n = 0, data, rela;
 	struct elf_sec *s;
 
-	if (ob_align(&o->b, l->addr_size) == (size_t)-1)
-		return fail(r, "out of memory");
-	data = o->b.len;
 	for (k = 0; k < r->nsites; k++)
 		n += r->group_of[r->sites[k].sec] == g;
-	if (ob_add(&o->b, n * l->addr_size) == (size_t)-1 ||
-	    ob_align(&o->b, 8) == (size_t)-1 ||
-	    (rela = ob_add(&o->b, n * l->rela_size)) == (size_t)-1)
+	if (ob_reserve(&o->b, l->addr_size, n * l->addr_size, &data) ||
+	    ob_reserve(&o->b, 8, n * l->rela_size, &rela))
 		return fail(r, "out of memory");
 	for (k = 0, n = 0; k < r->nsites; k++) {
 		const struct site *st = &r->sites[k];
@@ -1060,7 +1055,7 @@ static int emit_shstrtab(struct rmc *r, struct out *o)
 
 	for (i = 0; i < NR_NAMES; i++)
 		len += strlen(new_names[i]) + 1;
-	if ((at = ob_add(&o->b, len)) == (size_t)-1)
+	if (ob_reserve(&o->b, 1, len, &at))
 		return fail(r, "out of memory");
 	memcpy(o->b.p + at, r->ef.buf + s->offset, s->size);
 	for (i = 0, n = s->size; i < NR_NAMES; i++) {
@@ -1101,8 +1096,7 @@ static int emit_headers(struct rmc *r, struct out *o)
 	struct elf_sec s;
 	size_t at;
 
-	if (ob_align(&o->b, 8) == (size_t)-1 ||
-	    (at = ob_add(&o->b, (size_t)n * l->shdr_size)) == (size_t)-1)
+	if (ob_reserve(&o->b, 8, (size_t)n * l->shdr_size, &at))
 		return fail(r, "out of memory");
 	for (i = 0; i < n; i++) {
 		if (i < r->ef.shnum) {
@@ -1141,9 +1135,8 @@ static int emit_weak_pairs(struct rmc *r, struct out *o)
 		n += r->sites[k].weak && !r->group_of[r->sites[k].sec];
 	if (!n)
 		return 0;
-	if (ob_align(&o->b, 8) == (size_t)-1 ||
-	    (data = ob_add(&o->b, 2 * n * l->addr_size)) == (size_t)-1 ||
-	    (rela = ob_add(&o->b, 2 * n * l->rela_size)) == (size_t)-1)
+	if (ob_reserve(&o->b, 8, 2 * n * l->addr_size, &data) ||
+	    ob_reserve(&o->b, 8, 2 * n * l->rela_size, &rela))
 		return fail(r, "out of memory");
 	for (k = 0, n = 0; k < r->nsites; k++) {
 		const struct site *st = &r->sites[k];
@@ -1188,7 +1181,7 @@ static int build_output(struct rmc *r, struct out *o)
 	o->sec = calloc(r->ef.shnum, sizeof(*o->sec));
 	o->added = calloc(2 * (r->nanchors + 2), sizeof(*o->added));
 	if (!groups || !o->sec || !o->added ||
-	    ob_add(&o->b, r->ef.size) == (size_t)-1) {
+	    ob_add(&o->b, r->ef.size)) {
 		free(groups);
 		return fail(r, "out of memory");
 	}
@@ -1371,11 +1364,11 @@ done:
 /* ------------------------------------------------------------------ */
 
 /* Value of the defined symbol @name in the linked file, or 0 if absent. */
-static uint64_t linked_symbol(struct rmc *r, const char *name)
+static u64 linked_symbol(struct rmc *r, const char *name)
 {
 	struct elf_sym sym;
 	const char *n;
-	uint64_t i;
+	u64 i;
 
 	for (i = 1; i < r->nsyms; i++) {
 		elf_symbol(&r->ef, &r->symtab, i, &sym);
@@ -1389,7 +1382,7 @@ static uint64_t linked_symbol(struct rmc *r, const char *name)
 }
 
 /* File offset of the allocated bytes [@addr, @addr + @len), or 0. */
-static uint64_t linked_offset(struct rmc *r, uint64_t addr, uint64_t len)
+static u64 linked_offset(struct rmc *r, u64 addr, u64 len)
 {
 	struct elf_sec s;
 	unsigned int i;
@@ -1407,7 +1400,7 @@ static uint64_t linked_offset(struct rmc *r, uint64_t addr, uint64_t len)
 
 static int u64_cmp(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -1422,7 +1415,7 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 {
 	const struct elf_layout *l = r->ef.lay;
 	struct elf_field f = { 0, l->addr_size };
-	uint64_t start, stop, off, n, i, *sorted;
+	u64 start, stop, off, n, i, *sorted;
 	long zeroed = 0;
 
 	start = linked_symbol(r, "__start_mcount_loc");
@@ -1440,9 +1433,9 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 		sorted[i] = elf_get(&r->ef, off + i * l->addr_size, f);
 	qsort(sorted, n, sizeof(*sorted), u64_cmp);
 	for (i = 0; i + 1 < weak->size / l->addr_size; i += 2) {
-		uint64_t site = elf_get(&r->ef, weak->offset + i * l->addr_size, f);
-		uint64_t named = elf_get(&r->ef, weak->offset + (i + 1) * l->addr_size, f);
-		uint64_t k;
+		u64 site = elf_get(&r->ef, weak->offset + i * l->addr_size, f);
+		u64 named = elf_get(&r->ef, weak->offset + (i + 1) * l->addr_size, f);
+		u64 k;
 
 		if (site == named || !site ||
 		    !bsearch(&site, sorted, n, sizeof(*sorted), u64_cmp))
@@ -1497,7 +1490,7 @@ static int process_linked(const char *path, bool warn)
 		goto report;
 	ret = 0;
 	if (warn)
-		fprintf(stderr, "recordmcount: %s: %ld records of overridden weak functions dropped\n",
+		fprintf(stderr, "recordmcount: %s: %ld overridden weak records zeroed\n",
 			path, zeroed);
 	if (zeroed && replace_file(path, out, r.ef.size, mode, r.err, sizeof(r.err)))
 		ret = -1;

@@ -14,50 +14,60 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The kernel's fixed-width names, for this host program. */
+typedef __UINT8_TYPE__ u8;
+typedef __UINT16_TYPE__ u16;
+typedef __UINT32_TYPE__ u32;
+typedef __UINT64_TYPE__ u64;
+typedef __INT64_TYPE__ s64;
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b)	__attribute__((__format__(__printf__, a, b)))
+
 /* Where a field sits in an on-disk structure: byte offset and width. */
 struct elf_field {
-	uint8_t off;
-	uint8_t width;			/* 1, 2, 4 or 8 */
+	u8 off;
+	u8 width;			/* 1, 2, 4 or 8 */
 };
 
 /* The on-disk shape of the structures the tool reads, for one ELF class. */
 struct elf_layout {
-	uint8_t ehdr_size;
+	u8 ehdr_size;
 	struct elf_field e_shoff, e_shentsize, e_shnum, e_shstrndx;
 
-	uint8_t shdr_size;
+	u8 shdr_size;
 	struct elf_field sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size;
 	struct elf_field sh_link, sh_info, sh_addralign, sh_entsize;
 
-	uint8_t sym_size;
+	u8 sym_size;
 	struct elf_field st_name, st_info, st_shndx, st_value, st_size;
 
-	uint8_t rela_size;
+	u8 rela_size;
 	struct elf_field r_offset, r_info, r_addend;
 	unsigned int r_sym_shift;	/* r_info >> shift is the symbol index */
-	uint64_t r_type_mask;		/* r_info & mask is the type */
+	u64 r_type_mask;		/* r_info & mask is the type */
 	unsigned int addr_size;		/* bytes in one address */
 };
 
 /* A section header, decoded into host form. */
 struct elf_sec {
-	uint32_t name, type, link, info;
-	uint64_t flags, addr, offset, size, addralign, entsize;
+	u32 name, type, link, info;
+	u64 flags, addr, offset, size, addralign, entsize;
 };
 
 /* A symbol, decoded into host form. */
 struct elf_sym {
-	uint32_t name;
-	uint8_t bind, type;
-	uint16_t shndx;
-	uint64_t value, size;
+	u32 name;
+	u8 bind, type;
+	u16 shndx;
+	u64 value, size;
 };
 
 /* A relocation with addend, decoded into host form. */
 struct elf_rela {
-	uint64_t offset;
-	uint32_t sym, type;
-	int64_t addend;
+	u64 offset;
+	u32 sym, type;
+	s64 addend;
 };
 
 /* One input object: its bytes and how to read them. */
@@ -67,22 +77,22 @@ struct elf_file {
 	size_t size;
 	const struct elf_layout *lay;
 	bool big_endian;
-	uint16_t machine;
-	uint64_t shoff;
+	u16 machine;
+	u64 shoff;
 	unsigned int shnum, shstrndx;
 };
 
-uint64_t elf_get(const struct elf_file *ef, uint64_t base, struct elf_field f);
+u64 elf_get(const struct elf_file *ef, u64 base, struct elf_field f);
 void elf_put(const struct elf_file *ef, unsigned char *p, unsigned int width,
-	     uint64_t val);
+	     u64 val);
 void elf_section(const struct elf_file *ef, unsigned int idx,
 		 struct elf_sec *out);
 void elf_symbol(const struct elf_file *ef, const struct elf_sec *symtab,
-		uint64_t idx, struct elf_sym *out);
+		u64 idx, struct elf_sym *out);
 void elf_relocation(const struct elf_file *ef, const struct elf_sec *rsec,
-		    uint64_t idx, struct elf_rela *out);
+		    u64 idx, struct elf_rela *out);
 const char *elf_string(const struct elf_file *ef, const struct elf_sec *strtab,
-		       uint64_t off);
+		       u64 off);
 int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen);
 
 #endif /* RECORDMCOUNT_H */

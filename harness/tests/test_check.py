@@ -150,8 +150,13 @@ class Functions(unittest.TestCase):
                                      '__ftrace_invalid_address___7'])[0], 1)
 
     def test_missing_or_extra_fails(self):
-        self.assertEqual(self.judge(['bar', 'foo', 'Oops_fn'])[0], 1)
+        self.assertEqual(self.judge(['bar', 'Oops_fn'])[0], 1)
         self.assertEqual(self.judge(['bar', 'foo', 'bar', 'Oops_fn', 'baz'])[0], 1)
+        self.assertEqual(self.judge(['bar', 'foo', 'bar', 'bar', 'Oops_fn'])[0], 1)
+
+    def test_fewer_duplicates_pass(self):
+        rc, out = self.judge(['bar', 'foo', 'Oops_fn'])
+        self.assertEqual(rc, 0, out)
 
 
 class Ktap(unittest.TestCase):
