@@ -6,7 +6,7 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
-	series clean
+	bench-recordmcount series clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
@@ -14,6 +14,7 @@ help:
 	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
 	@echo "make check-full                    the same with every ftracetest case"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
+	@echo "make bench-recordmcount [ARCH=..]  time our recordmcount against upstream's"
 	@echo "make series                        the patch series against the pristine base"
 
 setup:
@@ -40,6 +41,11 @@ check-full: setup
 # Full upstream ftracetest run for ARCH, recorded as expectations/ARCH.txt.
 expectations: setup
 	@$(H)/expectations.sh $(ARCH)
+
+# recordmcount, ours vs upstream 6.1's, over the objects of ARCH's kernel.
+bench-recordmcount: setup
+	@$(H)/kernel.sh $(ARCH) ours
+	@python3 $(H)/bench_recordmcount.py $(ARCH) build/bench/recordmcount-$(ARCH).json
 
 series: setup
 	@$(H)/series.sh

@@ -106,17 +106,29 @@ static const struct elf_layout layout32 = {
  */
 u64 elf_get(const struct elf_file *ef, u64 base, struct elf_field f)
 {
-	u64 v = 0;
-	unsigned int i;
+	const unsigned char *p;
+	bool swap;
+	u16 v16;
+	u32 v32;
+	u64 v64;
 
 	if (base > ef->size || f.off + f.width > ef->size - base)
 		return 0;
-	for (i = 0; i < f.width; i++) {
-		unsigned int k = ef->big_endian ? i : f.width - 1 - i;
-
-		v = (v << 8) | ef->buf[base + f.off + k];
+	p = ef->buf + base + f.off;
+	swap = ef->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	switch (f.width) {
+	case 2:
+		memcpy(&v16, p, 2);
+		return swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return swap ? __builtin_bswap64(v64) : v64;
+	default:
+		return p[0];
 	}
-	return v;
 }
 
 /**
@@ -139,14 +151,9 @@ void elf_put(const struct elf_file *ef, unsigned char *p, unsigned int width,
 	}
 }
 
-/**
- * elf_section() - decode section header @idx (which elf_open() validated)
- * @ef: the object
- * @idx: section index, below ef->shnum
- * @out: the decoded header
- */
-void elf_section(const struct elf_file *ef, unsigned int idx,
-		 struct elf_sec *out)
+/* Decode section header @idx from the file. */
+static void decode_section(const struct elf_file *ef, unsigned int idx,
+			   struct elf_sec *out)
 {
 	const struct elf_layout *l = ef->lay;
 	u64 b = ef->shoff + (u64)idx * l->shdr_size;
@@ -161,6 +168,18 @@ void elf_section(const struct elf_file *ef, unsigned int idx,
 	out->info = elf_get(ef, b, l->sh_info);
 	out->addralign = elf_get(ef, b, l->sh_addralign);
 	out->entsize = elf_get(ef, b, l->sh_entsize);
+}
+
+/**
+ * elf_section() - section header @idx, as elf_open() decoded it
+ * @ef: the object
+ * @idx: section index, below ef->shnum
+ * @out: the decoded header
+ */
+void elf_section(const struct elf_file *ef, unsigned int idx,
+		 struct elf_sec *out)
+{
+	*out = ef->secs[idx];
 }
 
 /**
@@ -265,7 +284,8 @@ static int check_sections(const struct elf_file *ef, char *err, size_t errlen)
  * @errlen: size of @err
  *
  * Accepts files of either class and byte order with a section table that
- * lies inside the file and sections that do too.
+ * lies inside the file and sections that do too.  The caller frees
+ * ef->secs, also on failure.
  * Return: 0, or -1 with @err set.
  */
 int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
@@ -273,6 +293,7 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
 	const unsigned char *id = ef->buf;
 	struct elf_sec shstr;
 	u64 etype, shentsize;
+	unsigned int i;
 
 	if (ef->size < EI_NIDENT || memcmp(id, ELFMAG, SELFMAG)) {
 		snprintf(err, errlen, "not an ELF file");
@@ -314,6 +335,13 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
 		snprintf(err, errlen, "section table outside the file or malformed");
 		return -1;
 	}
+	ef->secs = malloc(ef->shnum * sizeof(*ef->secs));
+	if (!ef->secs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < ef->shnum; i++)
+		decode_section(ef, i, &ef->secs[i]);
 	if (check_sections(ef, err, errlen))
 		return -1;
 	elf_section(ef, ef->shstrndx, &shstr);
@@ -427,6 +455,7 @@ struct rmc {
 	unsigned int symtab_idx;
 	struct elf_sec symtab, strtab, shstrtab;
 	u64 nsyms, first_global;
+	struct elf_sym *syms;		/* the symbol table, decoded */
 	unsigned char *is_callee;	/* per symbol */
 	unsigned int *group_of;		/* per section: its SHT_GROUP, or 0 */
 	struct site *sites;
@@ -476,6 +505,7 @@ static int find_symtab(struct rmc *r)
 	const struct elf_layout *l = r->ef.lay;
 	struct elf_sec s;
 	unsigned int i;
+	u64 k;
 
 	for (i = 1; i < r->ef.shnum; i++) {
 		elf_section(&r->ef, i, &s);
@@ -501,6 +531,11 @@ static int find_symtab(struct rmc *r)
 	elf_section(&r->ef, s.link, &r->strtab);
 	if (r->strtab.type != SHT_STRTAB)
 		return fail(r, "symbol string table is not SHT_STRTAB");
+	r->syms = malloc(r->nsyms * sizeof(*r->syms));
+	if (!r->syms)
+		return fail(r, "out of memory");
+	for (k = 0; k < r->nsyms; k++)
+		elf_symbol(&r->ef, &r->symtab, k, &r->syms[k]);
 	return 0;
 }
 
@@ -516,7 +551,7 @@ static int mark_callees(struct rmc *r)
 	if (!r->is_callee)
 		return fail(r, "out of memory");
 	for (i = 1; i < r->nsyms; i++) {
-		elf_symbol(&r->ef, &r->symtab, i, &sym);
+		sym = r->syms[i];
 		if (sym.shndx != SHN_UNDEF || !sym.name)
 			continue;
 		name = elf_string(&r->ef, &r->strtab, sym.name);
@@ -597,12 +632,18 @@ static int scan_relocs(struct rmc *r, unsigned int ridx,
 			    (unsigned long long)rsec->entsize);
 	n = rsec->size / l->rela_size;
 	for (i = 0; i < n; i++) {
-		elf_relocation(&r->ef, rsec, i, &rel);
-		if (rel.sym >= r->nsyms)
-			return fail(r, "relocation %llu of %s names symbol %u, beyond the table",
+		/* Most relocations are not calls of the routine: look at r_info first. */
+		u64 sym = elf_get(&r->ef, rsec->offset + i * l->rela_size, l->r_info) >>
+			  l->r_sym_shift;
+
+		if (sym >= r->nsyms)
+			return fail(r, "relocation %llu of %s names symbol %llu, beyond the table",
 				    (unsigned long long)i, sec_name(r, ridx),
-				    rel.sym);
-		if (r->is_callee[rel.sym] && take_reloc(r, rsec->info, &text, &rel))
+				    (unsigned long long)sym);
+		if (!r->is_callee[sym])
+			continue;
+		elf_relocation(&r->ef, rsec, i, &rel);
+		if (take_reloc(r, rsec->info, &text, &rel))
 			return -1;
 	}
 	return 0;
@@ -639,7 +680,11 @@ static int find_sites(struct rmc *r)
 		if (s.type == SHT_RELA && scan_relocs(r, i, &s))
 			return -1;
 	}
-	if (r->nsites)
+	/* Compilers emit relocations in order; sort only if they did not. */
+	for (k = 1; k < r->nsites; k++)
+		if (site_cmp(&r->sites[k - 1], &r->sites[k]) > 0)
+			break;
+	if (k < r->nsites)
 		qsort(r->sites, r->nsites, sizeof(*r->sites), site_cmp);
 	for (k = 0; k < r->nsites; k++)
 		if (!n || site_cmp(&r->sites[n - 1], &r->sites[k]))
@@ -678,7 +723,7 @@ static void mark_weak_sites(struct rmc *r)
 	size_t k;
 
 	for (i = r->first_global; i < r->nsyms; i++) {
-		elf_symbol(&r->ef, &r->symtab, i, &sym);
+		sym = r->syms[i];
 		if (sym.bind != STB_WEAK || sym.type != STT_FUNC ||
 		    sym.shndx == SHN_UNDEF || sym.shndx >= r->ef.shnum)
 			continue;
@@ -749,7 +794,7 @@ static int choose_anchors(struct rmc *r)
 	for (i = 1; i < r->nsyms; i++) {
 		int k2;
 
-		elf_symbol(&r->ef, &r->symtab, i, &sym);
+		sym = r->syms[i];
 		if (sym.shndx == SHN_UNDEF || sym.shndx >= r->ef.shnum)
 			continue;
 		k2 = anchor_rank(&sym);
@@ -769,7 +814,7 @@ static int choose_anchors(struct rmc *r)
 		a->group = r->group_of[sec];
 		if (rank[sec]) {
 			a->sym = best[sec];
-			elf_symbol(&r->ef, &r->symtab, best[sec], &sym);
+			sym = r->syms[best[sec]];
 			a->bias = rank[sec] == 2 ? 0 : sym.value;
 		} else {
 			a->sym = r->first_global + r->new_syms++;
@@ -786,15 +831,20 @@ static int choose_anchors(struct rmc *r)
 /* Writing the new object                                              */
 /* ------------------------------------------------------------------ */
 
-/* A growing output buffer. */
+/*
+ * What the tool appends to the input file, growing.  Offsets inside it are
+ * relative to @base, the input's size, where the appended bytes start.
+ */
 struct obuf {
 	unsigned char *p;
-	size_t len, cap;
+	size_t base, len, cap;
 };
 
 /* Append @n zero bytes; 0 or -1 without memory. */
 static int ob_add(struct obuf *o, size_t n)
 {
+	if (!n)
+		return 0;
 	if (o->len + n > o->cap) {
 		size_t cap = o->cap ? o->cap : 4096;
 		unsigned char *np;
@@ -813,12 +863,13 @@ static int ob_add(struct obuf *o, size_t n)
 }
 
 /*
- * Pad to a multiple of @align, then append @n zero bytes whose offset goes
- * to *@at.  Return 0, or -1 without memory.
+ * Pad to a multiple of @align in the file, then append @n zero bytes whose
+ * offset in the buffer goes to *@at (in the file: @base + *@at).
+ * Return 0, or -1 without memory.
  */
 static int ob_reserve(struct obuf *o, size_t align, size_t n, size_t *at)
 {
-	if (ob_add(o, (align - o->len % align) % align))
+	if (ob_add(o, (align - (o->base + o->len) % align) % align))
 		return -1;
 	*at = o->len;
 	return ob_add(o, n);
@@ -840,6 +891,7 @@ struct placed {
 
 /* Everything the writer produces besides the copied input. */
 struct out {
+	unsigned char ehdr[64];		/* the ELF header, updated */
 	struct obuf b;
 	u32 name[NR_NAMES];	/* offsets in the new name table */
 	struct placed *sec;		/* per input section */
@@ -888,7 +940,7 @@ static int emit_symtab(struct rmc *r, struct out *o)
 		elf_put(&r->ef, e + l->st_shndx.off, 2, a->sec);
 	}
 	o->sec[r->symtab_idx] = (struct placed){
-		.offset = at, .size = n * l->sym_size,
+		.offset = o->b.base + at, .size = n * l->sym_size,
 		.info = r->first_global + r->new_syms, .moved = true,
 	};
 	return 0;
@@ -922,7 +974,7 @@ static int emit_renumbered_relocs(struct rmc *r, struct out *o, unsigned int idx
 		elf_put(&r->ef, o->b.p + at + i * l->rela_size + l->r_info.off,
 			l->r_info.width, info);
 	}
-	o->sec[idx] = (struct placed){ .offset = at, .size = s->size,
+	o->sec[idx] = (struct placed){ .offset = o->b.base + at, .size = s->size,
 				       .info = s->info, .moved = true };
 	return 0;
 }
@@ -993,7 +1045,7 @@ static int emit_group(struct rmc *r, struct out *o, unsigned int g,
 	elf_put(&r->ef, o->b.p + at + s.size, 4, first_new);
 	elf_put(&r->ef, o->b.p + at + s.size + 4, 4, first_new + 1);
 	o->sec[g] = (struct placed){
-		.offset = at, .size = s.size + 8, .moved = true,
+		.offset = o->b.base + at, .size = s.size + 8, .moved = true,
 		.info = o->sec[g].moved ? o->sec[g].info : s.info,
 	};
 	return 0;
@@ -1032,14 +1084,14 @@ static int emit_table(struct rmc *r, struct out *o, unsigned int g)
 	*s = (struct elf_sec){
 		.name = o->name[NAME_LOC], .type = SHT_PROGBITS,
 		.flags = SHF_ALLOC | (g ? SHF_GROUP : 0),
-		.offset = data, .size = n * l->addr_size,
+		.offset = o->b.base + data, .size = n * l->addr_size,
 		.addralign = l->addr_size, .entsize = l->addr_size,
 	};
 	s = add_header(o);
 	*s = (struct elf_sec){
 		.name = o->name[NAME_LOC_RELA], .type = SHT_RELA,
 		.flags = SHF_INFO_LINK | (g ? SHF_GROUP : 0),
-		.offset = rela, .size = n * l->rela_size,
+		.offset = o->b.base + rela, .size = n * l->rela_size,
 		.link = r->symtab_idx, .info = idx,
 		.addralign = 8, .entsize = l->rela_size,
 	};
@@ -1064,7 +1116,8 @@ static int emit_shstrtab(struct rmc *r, struct out *o)
 		n += strlen(new_names[i]) + 1;
 	}
 	o->sec[r->ef.shstrndx] = (struct placed){
-		.offset = at, .size = len, .info = s->info, .moved = true,
+		.offset = o->b.base + at, .size = len, .info = s->info,
+		.moved = true,
 	};
 	return 0;
 }
@@ -1111,8 +1164,8 @@ static int emit_headers(struct rmc *r, struct out *o)
 		}
 		put_shdr(r, o->b.p + at + (size_t)i * l->shdr_size, &s);
 	}
-	elf_put(&r->ef, o->b.p + l->e_shoff.off, l->e_shoff.width, at);
-	elf_put(&r->ef, o->b.p + l->e_shnum.off, l->e_shnum.width, n);
+	elf_put(&r->ef, o->ehdr + l->e_shoff.off, l->e_shoff.width, o->b.base + at);
+	elf_put(&r->ef, o->ehdr + l->e_shnum.off, l->e_shnum.width, n);
 	return 0;
 }
 
@@ -1146,7 +1199,7 @@ static int emit_weak_pairs(struct rmc *r, struct out *o)
 			a++;
 		if (!st->weak || r->group_of[st->sec])
 			continue;
-		elf_symbol(&r->ef, &r->symtab, st->weak, &fn);
+		fn = r->syms[st->weak];
 		put_rela(r, e, 2 * n * l->addr_size,
 			 anchor_symidx(r, &r->anchors[a]),
 			 st->off - r->anchors[a].bias);
@@ -1157,13 +1210,13 @@ static int emit_weak_pairs(struct rmc *r, struct out *o)
 	s = add_header(o);
 	*s = (struct elf_sec){
 		.name = o->name[NAME_WEAK], .type = SHT_PROGBITS,
-		.offset = data, .size = 2 * n * l->addr_size,
+		.offset = o->b.base + data, .size = 2 * n * l->addr_size,
 		.addralign = 8, .entsize = 2 * l->addr_size,
 	};
 	s = add_header(o);
 	*s = (struct elf_sec){
 		.name = o->name[NAME_WEAK_RELA], .type = SHT_RELA,
-		.flags = SHF_INFO_LINK, .offset = rela,
+		.flags = SHF_INFO_LINK, .offset = o->b.base + rela,
 		.size = 2 * n * l->rela_size, .link = r->symtab_idx,
 		.info = idx, .addralign = 8, .entsize = l->rela_size,
 	};
@@ -1180,12 +1233,12 @@ static int build_output(struct rmc *r, struct out *o)
 	groups = calloc(r->nanchors + 1, sizeof(*groups));
 	o->sec = calloc(r->ef.shnum, sizeof(*o->sec));
 	o->added = calloc(2 * (r->nanchors + 2), sizeof(*o->added));
-	if (!groups || !o->sec || !o->added ||
-	    ob_add(&o->b, r->ef.size)) {
+	if (!groups || !o->sec || !o->added) {
 		free(groups);
 		return fail(r, "out of memory");
 	}
-	memcpy(o->b.p, r->ef.buf, r->ef.size);
+	o->b.base = r->ef.size;
+	memcpy(o->ehdr, r->ef.buf, r->ef.lay->ehdr_size);
 	/* The distinct groups (0: none) of the sections with sites. */
 	for (k = 0; k < r->nanchors; k++) {
 		for (i = 0; i < ngroups; i++)
@@ -1259,24 +1312,45 @@ fail:
 	return NULL;
 }
 
+/* One stretch of bytes of an output file. */
+struct piece {
+	const unsigned char *p;
+	size_t len;
+};
+
+/* Write all of @len bytes at @p to @fd; 0 or -1. */
+static int write_all(int fd, const unsigned char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /*
- * Replace @path with @len bytes from @buf: write a temporary file next to it
- * and rename it over @path only when it is complete.
+ * Replace @path with the @n pieces @pc, one after the other: write a
+ * temporary file next to it and rename it over @path only when complete.
  */
-static int replace_file(const char *path, const unsigned char *buf, size_t len,
+static int replace_file(const char *path, const struct piece *pc, int n,
 			mode_t mode, char *err, size_t errlen)
 {
-	size_t plen = strlen(path), done = 0;
-	char *tmp = malloc(plen + sizeof(".rmc.XXXXXX"));
-	ssize_t n;
-	int fd;
+	static const char suffix[] = ".rmc.XXXXXX";
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + sizeof(suffix));
+	int fd, i, bad = 0;
 
 	if (!tmp) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	memcpy(tmp, path, plen);
-	memcpy(tmp + plen, ".rmc.XXXXXX", sizeof(".rmc.XXXXXX"));
+	memcpy(tmp + plen, suffix, sizeof(suffix));
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create a temporary file: %s",
@@ -1284,17 +1358,13 @@ static int replace_file(const char *path, const unsigned char *buf, size_t len,
 		free(tmp);
 		return -1;
 	}
-	while (done < len) {
-		n = write(fd, buf + done, len - done);
-		if (n <= 0)
-			break;
-		done += n;
-	}
-	if (done < len || fchmod(fd, mode) || close(fd) || rename(tmp, path)) {
+	for (i = 0; i < n && !bad; i++)
+		bad = write_all(fd, pc[i].p, pc[i].len);
+	bad |= fchmod(fd, mode);
+	bad |= close(fd);
+	if (bad || rename(tmp, path)) {
 		snprintf(err, errlen, "cannot write the result: %s",
 			 strerror(errno));
-		if (done < len)
-			close(fd);
 		unlink(tmp);
 		free(tmp);
 		return -1;
@@ -1341,9 +1411,16 @@ static int process(const char *path, bool warn)
 	ret = 0;
 	if (!r.nsites)
 		goto done;
-	if (build_output(&r, &o) ||
-	    replace_file(path, o.b.p, o.b.len, mode, r.err, sizeof(r.err)))
+	if (build_output(&r, &o)) {
 		ret = -1;
+	} else {
+		size_t eh = r.ef.lay->ehdr_size;
+		struct piece pc[] = {
+			{ o.ehdr, eh }, { buf + eh, r.ef.size - eh }, { o.b.p, o.b.len },
+		};
+
+		ret = replace_file(path, pc, 3, mode, r.err, sizeof(r.err));
+	}
 report:
 	if (ret)
 		fprintf(stderr, "recordmcount: %s: %s\n", path, r.err);
@@ -1351,6 +1428,8 @@ done:
 	free(o.b.p);
 	free(o.sec);
 	free(o.added);
+	free(r.ef.secs);
+	free(r.syms);
 	free(r.is_callee);
 	free(r.group_of);
 	free(r.sites);
@@ -1371,7 +1450,7 @@ static u64 linked_symbol(struct rmc *r, const char *name)
 	u64 i;
 
 	for (i = 1; i < r->nsyms; i++) {
-		elf_symbol(&r->ef, &r->symtab, i, &sym);
+		sym = r->syms[i];
 		if (sym.shndx == SHN_UNDEF)
 			continue;
 		n = elf_string(&r->ef, &r->strtab, sym.name);
@@ -1492,12 +1571,17 @@ static int process_linked(const char *path, bool warn)
 	if (warn)
 		fprintf(stderr, "recordmcount: %s: %ld overridden weak records zeroed\n",
 			path, zeroed);
-	if (zeroed && replace_file(path, out, r.ef.size, mode, r.err, sizeof(r.err)))
-		ret = -1;
+	if (zeroed) {
+		struct piece pc = { out, r.ef.size };
+
+		ret = replace_file(path, &pc, 1, mode, r.err, sizeof(r.err));
+	}
 report:
 	if (ret)
 		fprintf(stderr, "recordmcount: %s: %s\n", path, r.err);
 done:
+	free(r.ef.secs);
+	free(r.syms);
 	free(out);
 	free(buf);
 	return ret;

@@ -80,6 +80,7 @@ struct elf_file {
 	u16 machine;
 	u64 shoff;
 	unsigned int shnum, shstrndx;
+	struct elf_sec *secs;		/* the section headers, decoded */
 };
 
 u64 elf_get(const struct elf_file *ef, u64 base, struct elf_field f);
