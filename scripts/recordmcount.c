@@ -94,28 +94,22 @@ static const struct elf_layout layout32 = {
 
 #undef F
 
-/**
- * elf_get() - read one field of an on-disk structure
- * @ef: the object
- * @base: file offset of the structure
- * @f: the field
- *
- * Callers check the structure's range first; a read outside the file is a
- * bug in the tool and returns 0 rather than reading past the buffer.
- * Return: the field, zero-extended, in host byte order.
- */
-u64 elf_get(const struct elf_file *ef, u64 base, struct elf_field f)
+/* Is [off, off + len) inside a buffer of @size bytes? */
+static bool in_range(u64 off, u64 len, u64 size)
 {
-	const unsigned char *p;
-	bool swap;
+	return off <= size && len <= size - off;
+}
+
+/* Read field @f of the structure at @p, which the caller range-checked. */
+static u64 load(const struct elf_file *ef, const unsigned char *p,
+		struct elf_field f)
+{
+	bool swap = ef->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	u16 v16;
 	u32 v32;
 	u64 v64;
 
-	if (base > ef->size || f.off + f.width > ef->size - base)
-		return 0;
-	p = ef->buf + base + f.off;
-	swap = ef->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	p += f.off;
 	switch (f.width) {
 	case 2:
 		memcpy(&v16, p, 2);
@@ -129,6 +123,23 @@ u64 elf_get(const struct elf_file *ef, u64 base, struct elf_field f)
 	default:
 		return p[0];
 	}
+}
+
+/**
+ * elf_get() - read one field of an on-disk structure
+ * @ef: the object
+ * @base: file offset of the structure
+ * @f: the field
+ *
+ * Callers check the structure's range first; a read outside the file is a
+ * bug in the tool and returns 0 rather than reading past the buffer.
+ * Return: the field, zero-extended, in host byte order.
+ */
+u64 elf_get(const struct elf_file *ef, u64 base, struct elf_field f)
+{
+	if (base > ef->size || f.off + f.width > ef->size - base)
+		return 0;
+	return load(ef, ef->buf + base, f);
 }
 
 /**
@@ -157,17 +168,22 @@ static void decode_section(const struct elf_file *ef, unsigned int idx,
 {
 	const struct elf_layout *l = ef->lay;
 	u64 b = ef->shoff + (u64)idx * l->shdr_size;
+	const unsigned char *p = ef->buf + b;
 
-	out->name = elf_get(ef, b, l->sh_name);
-	out->type = elf_get(ef, b, l->sh_type);
-	out->flags = elf_get(ef, b, l->sh_flags);
-	out->addr = elf_get(ef, b, l->sh_addr);
-	out->offset = elf_get(ef, b, l->sh_offset);
-	out->size = elf_get(ef, b, l->sh_size);
-	out->link = elf_get(ef, b, l->sh_link);
-	out->info = elf_get(ef, b, l->sh_info);
-	out->addralign = elf_get(ef, b, l->sh_addralign);
-	out->entsize = elf_get(ef, b, l->sh_entsize);
+	if (!in_range(b, l->shdr_size, ef->size)) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	out->name = load(ef, p, l->sh_name);
+	out->type = load(ef, p, l->sh_type);
+	out->flags = load(ef, p, l->sh_flags);
+	out->addr = load(ef, p, l->sh_addr);
+	out->offset = load(ef, p, l->sh_offset);
+	out->size = load(ef, p, l->sh_size);
+	out->link = load(ef, p, l->sh_link);
+	out->info = load(ef, p, l->sh_info);
+	out->addralign = load(ef, p, l->sh_addralign);
+	out->entsize = load(ef, p, l->sh_entsize);
 }
 
 /**
@@ -194,14 +210,20 @@ void elf_symbol(const struct elf_file *ef, const struct elf_sec *symtab,
 {
 	const struct elf_layout *l = ef->lay;
 	u64 b = symtab->offset + idx * l->sym_size;
-	u8 info = elf_get(ef, b, l->st_info);
+	const unsigned char *p = ef->buf + b;
+	u8 info;
 
-	out->name = elf_get(ef, b, l->st_name);
+	if (!in_range(b, l->sym_size, ef->size)) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	info = load(ef, p, l->st_info);
+	out->name = load(ef, p, l->st_name);
 	out->bind = info >> 4;
 	out->type = info & 0xf;
-	out->shndx = elf_get(ef, b, l->st_shndx);
-	out->value = elf_get(ef, b, l->st_value);
-	out->size = elf_get(ef, b, l->st_size);
+	out->shndx = load(ef, p, l->st_shndx);
+	out->value = load(ef, p, l->st_value);
+	out->size = load(ef, p, l->st_size);
 }
 
 /**
@@ -216,11 +238,17 @@ void elf_relocation(const struct elf_file *ef, const struct elf_sec *rsec,
 {
 	const struct elf_layout *l = ef->lay;
 	u64 b = rsec->offset + idx * l->rela_size;
-	u64 info = elf_get(ef, b, l->r_info);
-	u64 add = elf_get(ef, b, l->r_addend);
+	const unsigned char *p = ef->buf + b;
 	unsigned int bits = 8 * l->r_addend.width;
+	u64 info, add;
 
-	out->offset = elf_get(ef, b, l->r_offset);
+	if (!in_range(b, l->rela_size, ef->size)) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	info = load(ef, p, l->r_info);
+	add = load(ef, p, l->r_addend);
+	out->offset = load(ef, p, l->r_offset);
 	out->sym = info >> l->r_sym_shift;
 	out->type = info & l->r_type_mask;
 	if (bits < 64 && (add >> (bits - 1)) & 1)
@@ -248,12 +276,6 @@ const char *elf_string(const struct elf_file *ef, const struct elf_sec *strtab,
 	if (!memchr(s, '\0', strtab->size - off))
 		return NULL;
 	return s;
-}
-
-/* Is [off, off + len) inside a buffer of @size bytes? */
-static bool in_range(u64 off, u64 len, u64 size)
-{
-	return off <= size && len <= size - off;
 }
 
 /* Check that every section's contents lie inside the file. */
