@@ -110,6 +110,9 @@ def main():
         build_tool(os.path.join(BASE, 'scripts', 'recordmcount.c'), upstream,
                    os.path.join(BASE, 'scripts'))
         src, n = prepare(arch, kdir, work)
+        if not n:
+            sys.exit('bench_recordmcount: no objects with records under %s; '
+                     'build it first (make kernel ARCH=%s)' % (kdir, arch))
         times = {'ours': [], 'upstream': []}
         for _ in range(REPEAT):
             for name, tool in (('upstream', upstream), ('ours', ours)):
