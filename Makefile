@@ -6,7 +6,7 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
-	bench-recordmcount series clean
+	bench bench-recordmcount series clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
@@ -14,6 +14,7 @@ help:
 	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
 	@echo "make check-full                    the same with every ftracetest case"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
+	@echo "make bench [ARCH=..]               benchmarks against upstream (recordmcount so far)"
 	@echo "make bench-recordmcount [ARCH=..]  time our recordmcount against upstream's"
 	@echo "make series                        the patch series against the pristine base"
 
@@ -41,6 +42,9 @@ check-full: setup
 # Full upstream ftracetest run for ARCH, recorded as expectations/ARCH.txt.
 expectations: setup
 	@$(H)/expectations.sh $(ARCH)
+
+# Benchmarks against the unmodified 6.1 kernel.  Today: recordmcount.
+bench: bench-recordmcount
 
 # recordmcount, ours vs upstream 6.1's, over the objects of ARCH's kernel.
 bench-recordmcount: setup

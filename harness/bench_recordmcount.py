@@ -29,8 +29,8 @@ REPEAT = int(os.environ.get('REPEAT', '3'))
 SAMPLE = int(os.environ.get('SAMPLE', '20'))
 
 
-def build_tool(src, out, incdir):
-    subprocess.run(['gcc', '-O2', '-I', incdir, '-o', out, src], check=True)
+def build_tool(srcs, out, incdir):
+    subprocess.run(['gcc', '-O2', '-I', incdir, '-o', out] + srcs, check=True)
 
 
 def objects(kdir):
@@ -105,9 +105,10 @@ def main():
     try:
         ours = os.path.join(work, 'ours')
         upstream = os.path.join(work, 'upstream')
-        build_tool(os.path.join(TOP, 'scripts', 'recordmcount.c'), ours,
-                   os.path.join(TOP, 'scripts'))
-        build_tool(os.path.join(BASE, 'scripts', 'recordmcount.c'), upstream,
+        build_tool([os.path.join(TOP, 'scripts', f) for f in
+                    ('recordmcount.c', 'recordmcount-elf.c', 'recordmcount-write.c')],
+                   ours, os.path.join(TOP, 'scripts'))
+        build_tool([os.path.join(BASE, 'scripts', 'recordmcount.c')], upstream,
                    os.path.join(BASE, 'scripts'))
         src, n = prepare(arch, kdir, work)
         if not n:

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The kernel's fixed-width names, for this host program. */
 typedef __UINT8_TYPE__ u8;
@@ -95,5 +96,131 @@ void elf_relocation(const struct elf_file *ef, const struct elf_sec *rsec,
 const char *elf_string(const struct elf_file *ef, const struct elf_sec *strtab,
 		       u64 off);
 int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* Shared by the tool's files                                          */
+/* ------------------------------------------------------------------ */
+
+#ifndef R_AARCH64_CALL26
+#define R_AARCH64_CALL26	283
+#endif
+#ifndef R_AARCH64_ABS64
+#define R_AARCH64_ABS64		257
+#endif
+#ifndef SHF_GROUP
+#define SHF_GROUP		0x200
+#endif
+
+#define MAX_ERR			256
+
+/*
+ * What a call site looks like on one machine.  @site_bias turns the offset of
+ * the relocated field into the address of the call instruction: x86's
+ * "e8 rel32" has its field one byte into the instruction; arm64's "bl" is
+ * relocated as a whole word.
+ */
+struct arch_desc {
+	u16 machine;
+	const char *name;
+	const char *const *callees;	/* NULL-terminated */
+	u32 call_relocs[2];	/* relocation types of a call */
+	u32 abs_reloc;		/* an absolute address, for records */
+	int site_bias;
+	bool (*is_call)(const struct elf_file *ef, u64 at);
+};
+
+/*
+ * One call site: section index and offset of the call instruction, and the
+ * weak function holding it (its symbol index; 0 if the function is not weak).
+ */
+struct site {
+	unsigned int sec;
+	u64 off;
+	u64 weak;
+};
+
+/*
+ * How records for the sites of one executable section are expressed: as
+ * symbol @sym plus (site offset - @bias).  @sym is the section's own section
+ * symbol where it has one (bias 0), else a non-weak symbol defined in it.
+ * A weak symbol is never used: the linker may bind its name to another
+ * definition, and the record would then point into that other function.
+ * @group is the SHT_GROUP section the text belongs to, 0 if none.
+ */
+struct anchor {
+	unsigned int sec;
+	unsigned int group;
+	u64 sym;
+	u64 bias;
+	bool added;		/* @sym is a new section symbol (output index) */
+};
+
+/* Everything known about the object; one per file, nothing global. */
+struct rmc {
+	struct elf_file ef;
+	const struct arch_desc *arch;
+	bool warn;
+	unsigned int symtab_idx;
+	struct elf_sec symtab, strtab, shstrtab;
+	u64 nsyms, first_global;
+	struct elf_sym *syms;		/* the symbol table, decoded */
+	unsigned char *is_callee;	/* per symbol */
+	unsigned int *group_of;		/* per section: its SHT_GROUP, or 0 */
+	struct site *sites;
+	size_t nsites, sites_cap;
+	struct anchor *anchors;		/* one per section with sites */
+	size_t nanchors;
+	unsigned int new_syms;		/* section symbols we must add */
+	char err[MAX_ERR];
+};
+
+/*
+ * What the tool appends to the input file, growing.  Offsets inside it are
+ * relative to @base, the input's size, where the appended bytes start.
+ */
+struct obuf {
+	unsigned char *p;
+	size_t base, len, cap;
+};
+
+/* The sections this tool adds; their names are new_names[] in -write.c. */
+enum new_name { NAME_LOC, NAME_LOC_RELA, NAME_WEAK, NAME_WEAK_RELA, NR_NAMES };
+
+/* Where the output puts each existing section, if not where it was. */
+struct placed {
+	u64 offset, size;
+	u32 info;
+	bool moved;
+};
+
+/* Everything the writer produces besides the copied input. */
+struct out {
+	unsigned char ehdr[64];		/* the ELF header, updated */
+	struct obuf b;
+	u32 name[NR_NAMES];	/* offsets in the new name table */
+	struct placed *sec;		/* per input section */
+	struct elf_sec *added;		/* headers of the new sections */
+	unsigned int nadded;
+};
+
+/* One stretch of bytes of an output file. */
+struct piece {
+	const unsigned char *p;
+	size_t len;
+};
+
+/* Is [off, off + len) inside a buffer of @size bytes? */
+static inline bool in_range(u64 off, u64 len, u64 size)
+{
+	return off <= size && len <= size - off;
+}
+
+__printf(2, 3) int rmc_fail(struct rmc *r, const char *fmt, ...);
+const char *rmc_sec_name(struct rmc *r, unsigned int idx);
+int build_output(struct rmc *r, struct out *o);
+unsigned char *read_file(const char *path, size_t *size, mode_t *mode,
+			 char *err, size_t errlen);
+int replace_file(const char *path, const struct piece *pc, int n,
+		 mode_t mode, char *err, size_t errlen);
 
 #endif /* RECORDMCOUNT_H */
