@@ -111,13 +111,25 @@ u64 elf_get(const struct elf_file *ef, u64 base, struct elf_field f)
 void elf_put(const struct elf_file *ef, unsigned char *p, unsigned int width,
 	     u64 val)
 {
-	unsigned int i;
+	bool swap = ef->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	u16 v16 = val;
+	u32 v32 = val;
 
-	for (i = 0; i < width; i++) {
-		unsigned int k = ef->big_endian ? width - 1 - i : i;
-
-		p[k] = val & 0xff;
-		val >>= 8;
+	switch (width) {
+	case 2:
+		v16 = swap ? __builtin_bswap16(v16) : v16;
+		memcpy(p, &v16, 2);
+		break;
+	case 4:
+		v32 = swap ? __builtin_bswap32(v32) : v32;
+		memcpy(p, &v32, 4);
+		break;
+	case 8:
+		val = swap ? __builtin_bswap64(val) : val;
+		memcpy(p, &val, 8);
+		break;
+	default:
+		p[0] = val;
 	}
 }
 
