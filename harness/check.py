@@ -55,14 +55,15 @@ class Tally:
                 f.write(f'{k} {v}\n')
 
 
-def parse_ftracetest(lines):
-    """Return [(key, result)] from the FTT| copy of ftracetest.log, and
-    whether ftracetest reached its summary."""
+def parse_ftracetest(lines, prefix='FTT| '):
+    """Return [(key, result)] from the FTT| copy of ftracetest.log (or
+    another copy named by @prefix), and whether ftracetest reached its
+    summary."""
     out, seen, complete = [], {}, False
     for line in lines:
-        if not line.startswith('FTT| '):
+        if not line.startswith(prefix):
             continue
-        line = line[5:]
+        line = line[len(prefix):]
         if line.startswith('# of passed:'):
             complete = True
         m = FTT_RESULT.match(line)
@@ -172,6 +173,7 @@ def judge(args):
     elif args.expect:
         exp = read_expectations(args.expect)
         got, complete = parse_ftracetest(lines)
+        retried = dict(parse_ftracetest(lines, 'FTTRETRY| ')[0])
         if not complete:
             t.add('failed', 'ftracetest completed', 'no summary: it was cut short')
         for key, res in got:
@@ -184,6 +186,9 @@ def judge(args):
                     t.add('skipped', what, res)
                 else:
                     t.add('failed', what, f'{res}; a project case must pass')
+            elif want in PASSING and retried.get(key) in PASSING:
+                t.add('passed', what, f'{res}, then {retried[key]} on its retry: '
+                      'listed as flaky in expectations/ftt-flaky')
             elif want in PASSING:
                 t.add('failed', what, f'{res}, upstream: {want}')
             else:

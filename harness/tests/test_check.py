@@ -113,6 +113,15 @@ class Judge(unittest.TestCase):
                         'ok' not in ln and '1..' not in ln) + '\n'
         self.assertEqual(self.run_judge(log)[0], 1)
 
+    def test_flaky_case_passing_on_retry_passes(self):
+        log = GOOD.replace('FTT| [1] Basic trace file check\t[PASS]',
+                           'FTT| [1] Basic trace file check\t[FAIL]')
+        self.assertEqual(self.run_judge(log)[0], 1)
+        retry = 'FTTRETRY| [1] Basic trace file check\t[PASS]\nHARNESS: done'
+        self.assertEqual(self.run_judge(log.replace('HARNESS: done', retry))[0], 0)
+        retry = 'FTTRETRY| [1] Basic trace file check\t[FAIL]\nHARNESS: done'
+        self.assertEqual(self.run_judge(log.replace('HARNESS: done', retry))[0], 1)
+
     def test_excluded_case_is_a_skip(self):
         log = GOOD.replace('HARNESS: kernel', 'HARNESS: not run: test.d/x/hang.tc\nHARNESS: kernel')
         rc, c, out = self.run_judge(log)
