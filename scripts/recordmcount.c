@@ -490,21 +490,39 @@ static int analyse(struct rmc *r)
 	return map_groups(r) ?: choose_anchors(r);
 }
 
+/* Read @path into r->ef (the bytes go to *@buf) and check its ELF type. */
+static int load_file(struct rmc *r, const char *path, unsigned int type,
+		     unsigned char **buf, mode_t *mode)
+{
+	r->ef.path = path;
+	*buf = read_file(path, &r->ef.size, mode, r->err, sizeof(r->err));
+	if (!*buf)
+		return -1;
+	r->ef.buf = *buf;
+	return elf_open(&r->ef, type, r->err, sizeof(r->err));
+}
+
+/* Free what processing one file allocated in @r. */
+static void release(struct rmc *r)
+{
+	free(r->ef.secs);
+	free(r->syms);
+	free(r->is_callee);
+	free(r->group_of);
+	free(r->sites);
+	free(r->anchors);
+}
+
 /* Process one object; return 0 on success (including nothing to do). */
 static int process(const char *path, bool warn)
 {
 	struct rmc r = { .warn = warn };
 	struct out o = { 0 };
-	unsigned char *buf;
+	unsigned char *buf = NULL;
 	mode_t mode = 0644;
 	int ret = -1;
 
-	r.ef.path = path;
-	buf = read_file(path, &r.ef.size, &mode, r.err, sizeof(r.err));
-	if (!buf)
-		goto report;
-	r.ef.buf = buf;
-	if (elf_open(&r.ef, ET_REL, r.err, sizeof(r.err)) || analyse(&r))
+	if (load_file(&r, path, ET_REL, &buf, &mode) || analyse(&r))
 		goto report;
 	ret = 0;
 	if (!r.nsites)
@@ -526,12 +544,7 @@ done:
 	free(o.b.p);
 	free(o.sec);
 	free(o.added);
-	free(r.ef.secs);
-	free(r.syms);
-	free(r.is_callee);
-	free(r.group_of);
-	free(r.sites);
-	free(r.anchors);
+	release(&r);
 	free(buf);
 	return ret;
 }
@@ -632,19 +645,14 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 static int process_linked(const char *path, bool warn)
 {
 	struct rmc r = { .warn = warn };
-	unsigned char *buf, *out = NULL;
+	unsigned char *buf = NULL, *out = NULL;
 	struct elf_sec weak = { 0 };
 	mode_t mode = 0755;
 	unsigned int i;
 	long zeroed = 0;
 	int ret = -1;
 
-	r.ef.path = path;
-	buf = read_file(path, &r.ef.size, &mode, r.err, sizeof(r.err));
-	if (!buf)
-		goto report;
-	r.ef.buf = buf;
-	if (elf_open(&r.ef, ET_EXEC, r.err, sizeof(r.err)))
+	if (load_file(&r, path, ET_EXEC, &buf, &mode))
 		goto report;
 	elf_section(&r.ef, r.ef.shstrndx, &r.shstrtab);
 	for (i = 1; i < r.ef.shnum; i++)
@@ -678,8 +686,7 @@ report:
 	if (ret)
 		fprintf(stderr, "recordmcount: %s: %s\n", path, r.err);
 done:
-	free(r.ef.secs);
-	free(r.syms);
+	release(&r);
 	free(out);
 	free(buf);
 	return ret;
