@@ -605,7 +605,8 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 {
 	const struct elf_layout *l = r->ef.lay;
 	struct elf_field f = { 0, l->addr_size };
-	u64 start, stop, off, n, i, *sorted;
+	u64 start, stop, off, n, i, *dead, ndead = 0;
+	u64 npairs = weak->size / (2 * l->addr_size);
 	long zeroed = 0;
 
 	start = linked_symbol(r, "__start_mcount_loc");
@@ -614,30 +615,30 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 		return rmc_fail(r, "no __start_mcount_loc/__stop_mcount_loc table");
 	n = (stop - start) / l->addr_size;
 	off = linked_offset(r, start, stop - start);
-	sorted = malloc((n + 1) * sizeof(*sorted));
-	if (!off || !sorted) {
-		free(sorted);
-		return rmc_fail(r, off ? "out of memory" : "the record table is not in the file");
-	}
-	for (i = 0; i < n; i++)
-		sorted[i] = elf_get(&r->ef, off + i * l->addr_size, f);
-	qsort(sorted, n, sizeof(*sorted), u64_cmp);
-	for (i = 0; i + 1 < weak->size / l->addr_size; i += 2) {
-		u64 site = elf_get(&r->ef, weak->offset + i * l->addr_size, f);
-		u64 named = elf_get(&r->ef, weak->offset + (i + 1) * l->addr_size, f);
-		u64 k;
+	if (!off)
+		return rmc_fail(r, "the record table is not in the file");
+	/* The sites of the overridden copies, sorted for lookup. */
+	dead = malloc((npairs + 1) * sizeof(*dead));
+	if (!dead)
+		return rmc_fail(r, "out of memory");
+	for (i = 0; i < npairs; i++) {
+		u64 site = elf_get(&r->ef, weak->offset + 2 * i * l->addr_size, f);
+		u64 named = elf_get(&r->ef, weak->offset + (2 * i + 1) * l->addr_size, f);
 
-		if (site == named || !site ||
-		    !bsearch(&site, sorted, n, sizeof(*sorted), u64_cmp))
-			continue;
-		for (k = 0; k < n; k++) {
-			if (elf_get(&r->ef, off + k * l->addr_size, f) != site)
-				continue;
-			elf_put(&r->ef, out + off + k * l->addr_size, l->addr_size, 0);
-			zeroed++;
-		}
+		if (site && site != named)
+			dead[ndead++] = site;
 	}
-	free(sorted);
+	qsort(dead, ndead, sizeof(*dead), u64_cmp);
+	/* One pass over the table. */
+	for (i = 0; i < n && ndead; i++) {
+		u64 rec = elf_get(&r->ef, off + i * l->addr_size, f);
+
+		if (!bsearch(&rec, dead, ndead, sizeof(*dead), u64_cmp))
+			continue;
+		elf_put(&r->ef, out + off + i * l->addr_size, l->addr_size, 0);
+		zeroed++;
+	}
+	free(dead);
 	return zeroed;
 }
 
