@@ -4,6 +4,8 @@
 #
 #   upstream: the pristine Linux 6.1.y from linux-source-6.1, untouched.
 #   ours:     the pristine tree, then patches/series, then the overlay files.
+#   wip:      as ours, plus patches/wip.series (work in progress that is not
+#             part of the series yet: make check never builds it).
 #
 # Both use the same config: tinyconfig plus configs/*.config fragments.
 # Output: build/kernel/ARCH-FLAVOR/{.config,IMAGE,modroot/}.
@@ -29,8 +31,11 @@ base_version() {
 
 # series_patches: the patch names in patches/series, in order (none if absent).
 series_patches() {
-	[ -f "$top/patches/series" ] || return 0
-	grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/series" || true
+	local f
+	for f in series ${wip_series:-}; do
+		[ -f "$top/patches/$f" ] || continue
+		grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/$f" || true
+	done
 }
 
 # The tree for FLAVOR=ours: a hard-linked copy of the pristine tree (patch and
@@ -40,7 +45,7 @@ series_patches() {
 # files are copied (by checksum, so make sees new mtimes only where needed).
 prepare_ours() {
 	local key files p
-	src="$build/src/ours"
+	src="$build/src/$flavor"
 	files=$(cd "$top" && git ls-files -co --exclude-standard -- $overlay_dirs 2>/dev/null |
 		while read -r f; do if [ -f "$f" ]; then echo "$f"; fi; done)
 	key=$( (for p in $(series_patches); do
@@ -49,7 +54,7 @@ prepare_ours() {
 		echo "$files") | sha256sum | cut -d' ' -f1)
 	if [ "$(cat "$src.key" 2>/dev/null)" != "$key" ]; then
 		echo "kernel: preparing the ours tree" >&2
-		rm -rf "$src" "$src.key" "$(kdir x86_64 ours)" "$(kdir arm64 ours)"
+		rm -rf "$src" "$src.key" "$(kdir x86_64 "$flavor")" "$(kdir arm64 "$flavor")"
 		mkdir -p "$build/src"
 		cp -al "$base" "$src"
 		for p in $(series_patches); do
@@ -102,7 +107,8 @@ echo "kernel: base Linux $ver ($arch, $flavor)"
 [ "$ver" = "$verified_version" ] ||
 	echo "kernel: WARNING: base is $ver, the project was last verified on $verified_version" >&2
 
-if [ "$flavor" = ours ]; then prepare_ours; else src=$base; fi
+[ "$flavor" = wip ] && wip_series=wip.series
+if [ "$flavor" != upstream ]; then prepare_ours; else src=$base; fi
 out=$(kdir "$arch" "$flavor")
 mkdir -p "$out"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}

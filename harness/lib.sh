@@ -20,8 +20,8 @@ check_arch() {
 
 check_flavor() {
 	case "$1" in
-	ours|upstream) ;;
-	*) die "FLAVOR must be ours or upstream, not '$1'" ;;
+	ours|upstream|wip) ;;
+	*) die "FLAVOR must be ours, upstream or wip, not '$1'" ;;
 	esac
 }
 

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interface between the files of the dynamic ftrace core.
+ *
+ *   ftrace_records.c  call-site records: blocks, lookup, modules, init text
+ *   ftrace_hash.c     ip sets (filter/notrace hashes) and the ip->data mapper
+ *   ftrace_ops.c      the ops list, the list function, register/unregister
+ *   ftrace_update.c   accounting (what each site must call) and patching
+ *   ftrace_match.c    names and globs to records, filter text to hashes
+ *   ftrace_fs.c       tracefs files of the core
+ *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid
+ *   ftrace_probe.c    function probes and filter commands
+ *   ftrace_profile.c  the function profiler
+ *
+ * One mutex, ftrace_lock, serialises every change to records, ops and the
+ * code.  Readers that run in traced context (the list function, the graph
+ * filter) use RCU-sched style protection: preemption is off around them.
+ */
+#ifndef _KERNEL_TRACE_FTRACE_CORE_H
+#define _KERNEL_TRACE_FTRACE_CORE_H
+
+#include <linux/ftrace.h>
+#include <linux/rcupdate.h>
+#include <linux/module.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/*
+ * A call-site record is eight bytes: the site's offset from its block's base
+ * address, and the same flag word as dyn_ftrace.flags (a reference count in
+ * the low FTRACE_REF_MAX_SHIFT bits, FTRACE_FL_* above it).  The arch code
+ * never sees this layout; it gets a struct dyn_ftrace filled in for the
+ * duration of one call (struct ftrace_site).
+ */
+struct ftrace_rec {
+	u32 off;
+	u32 flags;
+};
+
+/*
+ * A block is one page (or a few) of records, sorted by address, all within
+ * 4 GiB of @base and all from the same text (@mod, NULL for vmlinux).
+ * Blocks form one RCU-protected list; they are replaced, never edited in
+ * place, when records are removed.
+ */
+struct ftrace_block {
+	struct ftrace_block __rcu *next;
+	unsigned long base;
+	struct module *mod;
+	unsigned int count;
+	unsigned int order;
+	struct rcu_head rcu;
+	struct ftrace_rec recs[];
+};
+
+/* A record as the arch interface sees it, with the way back to the record. */
+struct ftrace_site {
+	struct dyn_ftrace dyn;
+	struct ftrace_rec *rec;
+};
+
+/* Flags for ftrace_replace_code(); bit 0 is what the 6.1 arch code tests. */
+enum {
+	FTRACE_MODIFY_ENABLE_FL		= BIT(0),
+	FTRACE_MODIFY_MAY_SLEEP_FL	= BIT(1),
+};
+
+extern struct ftrace_block __rcu *ftrace_blocks;
+extern struct ftrace_ops *function_trace_op;
+void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs);
+extern bool ftrace_dead;
+
+static inline unsigned long ftrace_rec_ip(const struct ftrace_block *b,
+					  const struct ftrace_rec *r)
+{
+	return b->base + r->off;
+}
+
+static inline unsigned int ftrace_rec_refs(const struct ftrace_rec *r)
+{
+	return r->flags & FTRACE_REF_MAX;
+}
+
+#define for_each_ftrace_block(b) \
+	for (b = rcu_dereference_check(ftrace_blocks, \
+				       lockdep_is_held(&ftrace_lock)); \
+	     b; b = rcu_dereference_check(b->next, \
+					  lockdep_is_held(&ftrace_lock)))
+
+#define for_each_ftrace_rec(b, r) \
+	for_each_ftrace_block(b) \
+		for (r = b->recs; r < b->recs + b->count; r++)
+
+/* ftrace_records.c */
+struct ftrace_rec *ftrace_find_rec(unsigned long ip, struct ftrace_block **bp);
+void ftrace_site_load(struct ftrace_site *s, struct ftrace_block *b,
+		      struct ftrace_rec *r);
+void ftrace_boot_records(unsigned long *start, unsigned long *end);
+unsigned long ftrace_nr_records(void);
+int ftrace_records_init(void);
+
+/* ftrace_hash.c */
+#define FTRACE_HASH_MAX_BITS	12
+struct ftrace_hash *ftrace_hash_alloc(int size_bits);
+struct ftrace_hash *ftrace_hash_copy(struct ftrace_hash *src);
+void ftrace_hash_free(struct ftrace_hash *hash);
+void ftrace_hash_free_rcu(struct ftrace_hash *hash);
+int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip);
+void ftrace_hash_del(struct ftrace_hash *hash, struct ftrace_func_entry *e);
+void ftrace_hash_clear(struct ftrace_hash *hash);
+struct ftrace_hash *ftrace_hash_resized(struct ftrace_hash *src);
+bool ftrace_hash_equal(struct ftrace_hash *a, struct ftrace_hash *b);
+void ftrace_hash_drop_range(struct ftrace_hash *hash, unsigned long start,
+			    unsigned long end);
+extern struct ftrace_hash ftrace_empty_hash;
+
+#define for_each_hash_entry(hash, i, e) \
+	for (i = 0; i < (1UL << (hash)->size_bits); i++) \
+		hlist_for_each_entry(e, &(hash)->buckets[i], hlist)
+
+/* ftrace_ops.c */
+void ftrace_ops_init(struct ftrace_ops *ops);
+bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
+bool ftrace_ops_active(struct ftrace_ops *ops);
+void ftrace_update_func(void);
+struct ftrace_ops *ftrace_wanted_op(void);
+int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
+			struct ftrace_hash *hash);
+void ftrace_ops_drop_range(unsigned long start, unsigned long end);
+struct trace_array *ftrace_ops_array(struct ftrace_ops *ops);
+
+/* ftrace_update.c */
+int ftrace_update_sites(int command);
+int ftrace_update_ops(struct ftrace_ops *ops);
+void ftrace_enable_new_records(struct ftrace_block *b);
+void ftrace_account_block(struct ftrace_block *b);
+void ftrace_convert_block(struct ftrace_block *b);
+void ftrace_fail(int err, struct dyn_ftrace *rec);
+int ftrace_run_update(int command);
+unsigned long ftrace_site_target(unsigned long ip);
+
+/* ftrace_match.c */
+struct ftrace_glob {
+	char *search;
+	unsigned int len;
+	int type;
+};
+int ftrace_glob_parse(char *str, int len, struct ftrace_glob *g, bool *neg);
+bool ftrace_glob_match(const char *name, const struct ftrace_glob *g);
+int ftrace_match_to_hash(struct ftrace_hash *hash, char *func, char *mod,
+			 bool remove);
+int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
+		      struct trace_array *tr, bool enable);
+
+/* ftrace_fs.c */
+struct ftrace_regex {
+	struct ftrace_ops *ops;
+	struct ftrace_hash *hash;
+	struct ftrace_hash __rcu **graph_target;
+	struct trace_array *tr;
+	struct trace_parser parser;
+	int flags;
+	bool changed;
+};
+
+/* ftrace_probe.c */
+int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
+		       char *func, char *cmd, char *params, bool enable);
+void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);
+
+/* ftrace_pid.c */
+void ftrace_pid_ops_update(struct ftrace_ops *ops);
+
+/* ftrace_profile.c */
+void ftrace_profile_tracefs(struct dentry *d_tracer);
+
+#define FTRACE_TRAMPOLINE_MOD	"__builtin__ftrace"
+#define FTRACE_TRAMPOLINE_SYM	"ftrace_trampoline"
+
+#endif /* _KERNEL_TRACE_FTRACE_CORE_H */

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Setting filters: the in-kernel API (ftrace_set_filter() and friends),
+ * the word syntax shared with the tracefs files, the boot command line,
+ * and ftrace_init(), which creates the records at boot.
+ *
+ * A word is "func", "!func", "func:mod:module" or "func:command[:params]".
+ * Every change is made on a copy of the hash and published only when the
+ * whole text was accepted.
+ */
+#include <linux/init.h>
+#include <linux/slab.h>
+
+#include "ftrace_core.h"
+
+/**
+ * ftrace_apply_text - apply one filter word to a private hash
+ * @hash: the hash being edited
+ * @buf: the word, modified in place
+ * @len: its length
+ * @tr: the trace array, for commands; NULL if commands are not allowed
+ * @enable: true for a filter hash, false for a notrace hash
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, -EINVAL if the word selects nothing or names an unknown
+ * command, or another negative error.
+ */
+int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
+		      struct trace_array *tr, bool enable)
+{
+	char *func, *cmd, *next = buf;
+	int ret;
+
+	buf[len] = 0;
+	func = strsep(&next, ":");
+	if (!next) {
+		ret = ftrace_match_to_hash(hash, func, NULL, false);
+		return ret > 0 ? 0 : ret ?: -EINVAL;
+	}
+	cmd = strsep(&next, ":");
+	if (!strcmp(cmd, "mod")) {
+		if (!next || !*next)
+			return -EINVAL;
+		ret = ftrace_match_to_hash(hash, func, next, false);
+		return ret > 0 ? 0 : ret ?: -EINVAL;
+	}
+	if (!tr)
+		return -EINVAL;
+	return ftrace_run_command(tr, hash, func, cmd, next, enable);
+}
+
+/* Apply a whole buffer of words to @ops' filter or notrace hash. */
+static int set_text(struct ftrace_ops *ops, unsigned char *buf, int len,
+		    bool reset, bool nt)
+{
+	struct ftrace_hash *hash;
+	char *text, *word, *rest;
+	int ret = 0;
+
+	ftrace_ops_init(ops);
+	text = buf ? kstrndup(buf, len, GFP_KERNEL) : NULL;
+	if (buf && !text)
+		return -ENOMEM;
+	mutex_lock(&ops->func_hash->regex_lock);
+	mutex_lock(&ftrace_lock);
+	hash = ftrace_hash_copy(reset ? NULL :
+				(nt ? ops->func_hash->notrace_hash :
+					   ops->func_hash->filter_hash));
+	if (!hash) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (rest = text; rest && !ret; ) {
+		word = strsep(&rest, " \t\n");
+		if (*word)
+			ret = ftrace_apply_text(hash, word, strlen(word), NULL,
+						!nt);
+	}
+	if (!ret)
+		ret = ftrace_ops_set_hash(ops, nt, hash);
+	ftrace_hash_free(hash);
+out:
+	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&ops->func_hash->regex_lock);
+	kfree(text);
+	return ret;
+}
+
+/**
+ * ftrace_set_filter - trace only the functions @buf names
+ * @ops: the ops
+ * @buf: names and globs separated by white space ("!name" removes)
+ * @len: length of @buf
+ * @reset: start from an empty filter instead of the current one
+ *
+ * Return: 0, -EINVAL if a word selects nothing (nothing changes), or
+ * another negative error.
+ */
+int ftrace_set_filter(struct ftrace_ops *ops, unsigned char *buf, int len,
+		      int reset)
+{
+	return set_text(ops, buf, len, reset, false);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_filter);
+
+/**
+ * ftrace_set_notrace - never trace the functions @buf names
+ * @ops: the ops
+ * @buf: names and globs separated by white space
+ * @len: length of @buf
+ * @reset: start from an empty notrace hash
+ *
+ * Return: as ftrace_set_filter().
+ */
+int ftrace_set_notrace(struct ftrace_ops *ops, unsigned char *buf, int len,
+		       int reset)
+{
+	return set_text(ops, buf, len, reset, true);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_notrace);
+
+/**
+ * ftrace_set_filter_ips - add or remove call sites by address
+ * @ops: the ops
+ * @ips: call-site (or function start) addresses
+ * @cnt: number of addresses
+ * @remove: remove them instead of adding them
+ * @reset: start from an empty filter
+ *
+ * Return: 0, -ENOENT if an address is not a call site (nothing changes),
+ * or another negative error.
+ */
+int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
+			  unsigned int cnt, int remove, int reset)
+{
+	struct ftrace_func_entry *e;
+	struct ftrace_hash *hash;
+	unsigned long ip;
+	unsigned int i;
+	int ret = 0;
+
+	ftrace_ops_init(ops);
+	mutex_lock(&ops->func_hash->regex_lock);
+	mutex_lock(&ftrace_lock);
+	hash = ftrace_hash_copy(reset ? NULL : ops->func_hash->filter_hash);
+	if (!hash) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < cnt && !ret; i++) {
+		ip = ftrace_location(ips[i]);
+		if (!ip) {
+			ret = -ENOENT;
+		} else if (remove) {
+			e = ftrace_lookup_ip(hash, ip);
+			if (e)
+				ftrace_hash_del(hash, e);
+			else
+				ret = -ENOENT;
+		} else {
+			ret = ftrace_hash_add(hash, ip);
+		}
+	}
+	if (!ret)
+		ret = ftrace_ops_set_hash(ops, false, hash);
+	ftrace_hash_free(hash);
+out:
+	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&ops->func_hash->regex_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ftrace_set_filter_ips);
+
+/**
+ * ftrace_set_filter_ip - add or remove one call site by address
+ * @ops: the ops
+ * @ip: call-site (or function start) address
+ * @remove: remove it instead of adding it
+ * @reset: start from an empty filter
+ *
+ * Return: as ftrace_set_filter_ips().
+ */
+int ftrace_set_filter_ip(struct ftrace_ops *ops, unsigned long ip, int remove,
+			 int reset)
+{
+	return ftrace_set_filter_ips(ops, &ip, 1, remove, reset);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_filter_ip);
+
+/**
+ * ftrace_set_global_filter - set the filter of the global function tracer
+ * @buf: names and globs
+ * @len: length of @buf
+ * @reset: start from an empty filter
+ */
+void ftrace_set_global_filter(unsigned char *buf, int len, int reset)
+{
+	set_text(&global_ops, buf, len, reset, false);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_global_filter);
+
+/**
+ * ftrace_set_global_notrace - set the notrace hash of the global tracer
+ * @buf: names and globs
+ * @len: length of @buf
+ * @reset: start from an empty hash
+ */
+void ftrace_set_global_notrace(unsigned char *buf, int len, int reset)
+{
+	set_text(&global_ops, buf, len, reset, true);
+}
+EXPORT_SYMBOL_GPL(ftrace_set_global_notrace);
+
+/**
+ * ftrace_ops_set_global_filter - make @ops share the global filter
+ * @ops: an ops that is not registered yet
+ */
+void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
+{
+	if (ops->flags & FTRACE_OPS_FL_INITIALIZED)
+		return;
+	ftrace_ops_init(ops);
+	ops->func_hash = &global_ops.local_hash;
+}
+EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
+
+/**
+ * ftrace_free_filter - free the hashes of an unregistered ops
+ * @ops: the ops; must not be registered
+ */
+void ftrace_free_filter(struct ftrace_ops *ops)
+{
+	struct ftrace_hash *f, *n;
+
+	ftrace_ops_init(ops);
+	if (WARN_ON(ops->flags & FTRACE_OPS_FL_ENABLED))
+		return;
+	mutex_lock(&ftrace_lock);
+	f = rcu_dereference_protected(ops->func_hash->filter_hash, true);
+	n = rcu_dereference_protected(ops->func_hash->notrace_hash, true);
+	RCU_INIT_POINTER(ops->func_hash->filter_hash, &ftrace_empty_hash);
+	RCU_INIT_POINTER(ops->func_hash->notrace_hash, &ftrace_empty_hash);
+	mutex_unlock(&ftrace_lock);
+	ftrace_hash_free(f);
+	ftrace_hash_free(n);
+}
+EXPORT_SYMBOL_GPL(ftrace_free_filter);
+
+/* Boot command line: ftrace_filter=, ftrace_notrace=, graph filters. */
+#define BOOT_BUF_SIZE 1024
+static char boot_filter[BOOT_BUF_SIZE] __initdata;
+static char boot_notrace[BOOT_BUF_SIZE] __initdata;
+static char boot_graph[BOOT_BUF_SIZE] __initdata;
+static char boot_graph_notrace[BOOT_BUF_SIZE] __initdata;
+bool ftrace_filter_param __initdata;
+
+static int __init save_param(char *dst, char *str)
+{
+	strscpy(dst, str, BOOT_BUF_SIZE);
+	ftrace_filter_param = true;
+	return 1;
+}
+
+static int __init set_boot_filter(char *s) { return save_param(boot_filter, s); }
+static int __init set_boot_notrace(char *s) { return save_param(boot_notrace, s); }
+static int __init set_boot_graph(char *s) { return save_param(boot_graph, s); }
+static int __init set_boot_graph_nt(char *s) { return save_param(boot_graph_notrace, s); }
+__setup("ftrace_filter=", set_boot_filter);
+__setup("ftrace_notrace=", set_boot_notrace);
+__setup("ftrace_graph_filter=", set_boot_graph);
+__setup("ftrace_graph_notrace=", set_boot_graph_nt);
+
+/**
+ * ftrace_set_early_filter - apply a comma-separated boot-time filter
+ * @ops: the ops
+ * @buf: "name,name,..." (modified)
+ * @enable: 1 for the filter hash, 0 for the notrace hash
+ */
+void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf,
+				    int enable)
+{
+	strreplace(buf, ',', ' ');
+	set_text(ops, buf, strlen(buf), false, !enable);
+}
+
+static void __init set_graph_early(char *buf, struct ftrace_hash __rcu **slot)
+{
+	struct ftrace_hash *hash = ftrace_hash_copy(NULL);
+	char *word;
+
+	if (!hash)
+		return;
+	mutex_lock(&ftrace_lock);
+	while ((word = strsep(&buf, ",")) != NULL)
+		if (*word)
+			ftrace_match_to_hash(hash, word, NULL, false);
+	rcu_assign_pointer(*slot, ftrace_hash_resized(hash) ?: &ftrace_empty_hash);
+	mutex_unlock(&ftrace_lock);
+	ftrace_hash_free(hash);
+}
+
+static void __init apply_boot_filters(void)
+{
+	if (boot_filter[0])
+		ftrace_set_early_filter(&global_ops, boot_filter, 1);
+	if (boot_notrace[0])
+		ftrace_set_early_filter(&global_ops, boot_notrace, 0);
+	if (boot_graph[0])
+		set_graph_early(boot_graph, &ftrace_graph_hash);
+	if (boot_graph_notrace[0])
+		set_graph_early(boot_graph_notrace, &ftrace_graph_notrace_hash);
+}
+
+/**
+ * ftrace_init - create the records of vmlinux and NOP every call site
+ *
+ * Runs from start_kernel() on the boot CPU with interrupts off, before any
+ * other CPU is up.
+ */
+void __init ftrace_init(void)
+{
+	extern unsigned long __start_mcount_loc[];
+	extern unsigned long __stop_mcount_loc[];
+
+	if (ftrace_dyn_arch_init()) {
+		ftrace_dead = true;
+		return;
+	}
+	if (__stop_mcount_loc - __start_mcount_loc == 0) {
+		pr_info("ftrace: no call sites recorded\n");
+		ftrace_dead = true;
+		return;
+	}
+	ftrace_boot_records(__start_mcount_loc, __stop_mcount_loc);
+	if (ftrace_dead)
+		return;
+	ftrace_enabled = 1;
+	apply_boot_filters();
+}

@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The core's tracefs files.
+ *
+ *   available_filter_functions  every record, "%ps" (module in brackets)
+ *   enabled_functions           records whose site calls something now
+ *   set_ftrace_filter/_notrace  an ops' hashes (global_ops at top level)
+ *   set_graph_function/_notrace the function_graph hashes
+ *
+ * Writing a filter file edits a private copy of the hash; the copy is
+ * published when the file is closed, and only if every write succeeded,
+ * so a bad name changes nothing.  Opening with O_TRUNC (">") starts from
+ * an empty copy, appending (">>") from the current hash.
+ *
+ * Reading walks the records by position: positions below the record count
+ * are records, the one after them prints the extra lines (the "all
+ * functions" banner, pending module filters, probes).
+ */
+#include <linux/kallsyms.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/tracefs.h>
+#include <linux/uaccess.h>
+
+#include "ftrace_core.h"
+
+struct ftrace_hash __rcu *ftrace_graph_hash = &ftrace_empty_hash;
+struct ftrace_hash __rcu *ftrace_graph_notrace_hash = &ftrace_empty_hash;
+
+/* Longest filter word (a function name plus a command and parameters). */
+#define FTRACE_WORD_MAX	(KSYM_NAME_LEN + 128)
+
+enum fs_kind { FS_AVAIL, FS_ENABLED, FS_FILTER, FS_NOTRACE, FS_GRAPH,
+	       FS_GRAPH_NOTRACE };
+
+struct fs_iter {
+	enum fs_kind kind;
+	struct ftrace_ops *ops;
+	struct trace_array *tr;
+	struct ftrace_hash *shown;	/* snapshot for reading */
+	struct ftrace_hash *hash;	/* private copy for writing */
+	struct trace_parser parser;
+	bool failed;
+	bool tr_ref;		/* holds a reference on @tr */
+	/* seq position */
+	struct ftrace_block *b;
+	unsigned int i;
+	unsigned long nrecs;
+};
+
+static bool want_rec(struct fs_iter *it, struct ftrace_block *b,
+		     struct ftrace_rec *r)
+{
+	switch (it->kind) {
+	case FS_AVAIL:
+		return !(r->flags & FTRACE_FL_DISABLED);
+	case FS_ENABLED:
+		return r->flags & FTRACE_FL_ENABLED;
+	default:
+		return ftrace_lookup_ip(it->shown, ftrace_rec_ip(b, r));
+	}
+}
+
+/* Move to the first shown record at or after record number *pos. */
+static void *seek_rec(struct fs_iter *it, loff_t *pos)
+{
+	loff_t n = *pos;
+	struct ftrace_block *b;
+
+	for_each_ftrace_block(b) {
+		if (n >= b->count) {
+			n -= b->count;
+			continue;
+		}
+		for (; n < b->count; n++, (*pos)++) {
+			if (want_rec(it, b, &b->recs[n])) {
+				it->b = b;
+				it->i = n;
+				return it;
+			}
+		}
+		n = 0;
+	}
+	it->b = NULL;
+	/* One more position after the records, for the extra lines. */
+	if (*pos == it->nrecs && it->kind >= FS_FILTER)
+		return SEQ_START_TOKEN;
+	return NULL;
+}
+
+static void *fs_start(struct seq_file *m, loff_t *pos)
+{
+	struct fs_iter *it = m->private;
+
+	mutex_lock(&ftrace_lock);
+	it->nrecs = 0;
+	it->nrecs = ftrace_nr_records();
+	return seek_rec(it, pos);
+}
+
+static void *fs_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct fs_iter *it = m->private;
+
+	(*pos)++;
+	if (v == SEQ_START_TOKEN)
+		return NULL;
+	return seek_rec(it, pos);
+}
+
+static void fs_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&ftrace_lock);
+}
+
+static void show_enabled(struct seq_file *m, struct ftrace_block *b,
+			 struct ftrace_rec *r)
+{
+	unsigned long ip = ftrace_rec_ip(b, r), target;
+	u32 f = r->flags;
+
+	seq_printf(m, " (%u)%s%s%s", ftrace_rec_refs(r) & 0xffff,
+		   f & FTRACE_FL_REGS ? " R" : "  ",
+		   f & FTRACE_FL_IPMODIFY ? " I" : "  ",
+		   f & FTRACE_FL_DIRECT ? " D" : "  ");
+	target = ftrace_site_target(ip);
+	if ((f & FTRACE_FL_TRAMP_EN) && target) {
+		struct ftrace_ops *op = ftrace_ops_trampoline(target);
+
+		seq_printf(m, "\ttramp: %pS (%pS)", (void *)target,
+			   op ? (void *)op->func : NULL);
+	}
+}
+
+static void show_extras(struct seq_file *m, struct fs_iter *it)
+{
+	if (ftrace_hash_empty(it->shown) && it->kind != FS_GRAPH_NOTRACE &&
+	    it->kind != FS_NOTRACE)
+		seq_puts(m, "#### all functions enabled ####\n");
+	if (ftrace_hash_empty(it->shown) &&
+	    (it->kind == FS_NOTRACE || it->kind == FS_GRAPH_NOTRACE))
+		seq_puts(m, "#### no functions disabled ####\n");
+	if (it->kind == FS_FILTER && it->tr)
+		ftrace_probes_show(m, it->tr);
+}
+
+static int fs_show(struct seq_file *m, void *v)
+{
+	struct fs_iter *it = m->private;
+	struct ftrace_rec *r;
+
+	if (v == SEQ_START_TOKEN) {
+		show_extras(m, it);
+		return 0;
+	}
+	r = &it->b->recs[it->i];
+	seq_printf(m, "%ps", (void *)ftrace_rec_ip(it->b, r));
+	if (it->kind == FS_ENABLED)
+		show_enabled(m, it->b, r);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations fs_seq_ops = {
+	.start = fs_start,
+	.next = fs_next,
+	.stop = fs_stop,
+	.show = fs_show,
+};
+
+static struct ftrace_hash __rcu **target_slot(struct fs_iter *it)
+{
+	switch (it->kind) {
+	case FS_FILTER:
+		return &it->ops->func_hash->filter_hash;
+	case FS_NOTRACE:
+		return &it->ops->func_hash->notrace_hash;
+	case FS_GRAPH:
+		return &ftrace_graph_hash;
+	case FS_GRAPH_NOTRACE:
+		return &ftrace_graph_notrace_hash;
+	default:
+		return NULL;
+	}
+}
+
+static void fs_iter_free(struct fs_iter *it)
+{
+	ftrace_hash_free(it->shown);
+	ftrace_hash_free(it->hash);
+	trace_parser_put(&it->parser);
+	kfree(it);
+}
+
+static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
+		   struct ftrace_ops *ops, struct trace_array *tr)
+{
+	struct ftrace_hash __rcu **slot;
+	struct ftrace_hash *cur;
+	struct fs_iter *it;
+	int ret = -ENOMEM;
+
+	it = kzalloc(sizeof(*it), GFP_KERNEL);
+	if (!it)
+		return -ENOMEM;
+	it->kind = kind;
+	it->ops = ops;
+	it->tr = tr;
+	/* Commands at the top level act on the global trace array. */
+	if (!tr && ops == &global_ops)
+		it->tr = global_ops.private;
+	if (ops)
+		ftrace_ops_init(ops);
+	slot = target_slot(it);
+	mutex_lock(&ftrace_lock);
+	cur = slot ? rcu_dereference_protected(*slot,
+					       lockdep_is_held(&ftrace_lock)) : NULL;
+	if (slot && (file->f_mode & FMODE_READ)) {
+		it->shown = ftrace_hash_copy(cur);
+		if (!it->shown)
+			goto fail;
+	}
+	if (slot && (file->f_mode & FMODE_WRITE)) {
+		if (trace_parser_get_init(&it->parser, FTRACE_WORD_MAX))
+			goto fail;
+		it->hash = ftrace_hash_copy((file->f_flags & O_TRUNC) ? NULL : cur);
+		if (!it->hash)
+			goto fail;
+	}
+	mutex_unlock(&ftrace_lock);
+	if (!(file->f_mode & FMODE_READ)) {
+		file->private_data = it;
+		return 0;
+	}
+	ret = seq_open(file, &fs_seq_ops);
+	if (!ret) {
+		((struct seq_file *)file->private_data)->private = it;
+		return 0;
+	}
+	fs_iter_free(it);
+	return ret;
+fail:
+	mutex_unlock(&ftrace_lock);
+	fs_iter_free(it);
+	return ret;
+}
+
+static struct fs_iter *file_iter(struct file *file)
+{
+	if (file->f_mode & FMODE_READ)
+		return ((struct seq_file *)file->private_data)->private;
+	return file->private_data;
+}
+
+/**
+ * ftrace_regex_open - open a filter file of @ops
+ * @tr: the trace array the file belongs to (probes, :mod:), or NULL
+ * @ops: the ops whose hash the file shows and edits
+ * @flag: FTRACE_ITER_FILTER or FTRACE_ITER_NOTRACE
+ * @inode: the file's inode
+ * @file: the file
+ *
+ * Return: 0, or a negative error.
+ */
+int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
+		      struct inode *inode, struct file *file)
+{
+	int ret = tracing_check_open_get_tr(tr);
+
+	if (ret)
+		return ret;
+	ret = fs_open(inode, file, (flag & FTRACE_ITER_NOTRACE) ? FS_NOTRACE :
+		      FS_FILTER, ops, tr);
+	if (ret && tr)
+		trace_array_put(tr);
+	if (!ret && tr)
+		file_iter(file)->tr_ref = true;
+	return ret;
+}
+
+/* Apply one parsed word to the private hash. */
+static int apply_word(struct fs_iter *it)
+{
+	char *word = it->parser.buffer;
+	int ret;
+
+	if (!trace_parser_loaded(&it->parser))
+		return 0;
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_apply_text(it->hash, word, it->parser.idx, it->tr,
+				it->kind == FS_FILTER || it->kind == FS_GRAPH);
+	mutex_unlock(&ftrace_lock);
+	trace_parser_clear(&it->parser);
+	return ret;
+}
+
+static ssize_t fs_write(struct file *file, const char __user *ubuf,
+			size_t cnt, loff_t *ppos)
+{
+	struct fs_iter *it = file_iter(file);
+	ssize_t read;
+	int ret;
+
+	if (!cnt)
+		return 0;
+	if (!it->hash)
+		return -EINVAL;
+	read = trace_get_user(&it->parser, ubuf, cnt, ppos);
+	if (read < 0) {
+		it->failed = true;
+		return read;
+	}
+	if (trace_parser_loaded(&it->parser) && !trace_parser_cont(&it->parser)) {
+		ret = apply_word(it);
+		if (ret < 0) {
+			it->failed = true;
+			return ret;
+		}
+	}
+	return read;
+}
+
+/**
+ * ftrace_filter_write - write handler of the filter files
+ * @file: a file opened with ftrace_regex_open()
+ * @ubuf: user text: names, globs, "!name", "name:command:params"
+ * @cnt: its length
+ * @ppos: file position
+ *
+ * Return: @cnt consumed, or -EINVAL when a word matches nothing (the file
+ * then publishes nothing on close).
+ */
+ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
+			    size_t cnt, loff_t *ppos)
+{
+	return fs_write(file, ubuf, cnt, ppos);
+}
+
+/**
+ * ftrace_notrace_write - write handler of the notrace files
+ * @file: see ftrace_filter_write()
+ * @ubuf: user text
+ * @cnt: its length
+ * @ppos: file position
+ *
+ * Return: as ftrace_filter_write().
+ */
+ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
+			     size_t cnt, loff_t *ppos)
+{
+	return fs_write(file, ubuf, cnt, ppos);
+}
+
+static int publish(struct fs_iter *it)
+{
+	struct ftrace_hash __rcu **slot = target_slot(it);
+	struct ftrace_hash *new, *old;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (it->kind == FS_FILTER || it->kind == FS_NOTRACE)
+		return ftrace_ops_set_hash(it->ops, it->kind == FS_NOTRACE,
+					   it->hash);
+	new = ftrace_hash_resized(it->hash);
+	if (!new)
+		return -ENOMEM;
+	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
+	rcu_assign_pointer(*slot, new);
+	ftrace_hash_free_rcu(old);
+	return 0;
+}
+
+/**
+ * ftrace_regex_release - close a filter file, publishing what was written
+ * @inode: the file's inode
+ * @file: the file
+ *
+ * Return: 0.
+ */
+int ftrace_regex_release(struct inode *inode, struct file *file)
+{
+	struct fs_iter *it = file_iter(file);
+
+	if (it->hash && !it->failed && apply_word(it) >= 0) {
+		mutex_lock(&ftrace_lock);
+		publish(it);
+		mutex_unlock(&ftrace_lock);
+	}
+	if (file->f_mode & FMODE_READ)
+		seq_release(inode, file);
+	if (it->tr_ref)
+		trace_array_put(it->tr);
+	fs_iter_free(it);
+	return 0;
+}
+
+static int filter_open(struct inode *inode, struct file *file)
+{
+	struct trace_array *tr = inode->i_private;
+
+	return ftrace_regex_open(tr, tr ? tr->ops : &global_ops,
+				 FTRACE_ITER_FILTER, inode, file);
+}
+
+static int notrace_open(struct inode *inode, struct file *file)
+{
+	struct trace_array *tr = inode->i_private;
+
+	return ftrace_regex_open(tr, tr ? tr->ops : &global_ops,
+				 FTRACE_ITER_NOTRACE, inode, file);
+}
+
+static int open_plain(struct inode *inode, struct file *file,
+		      enum fs_kind kind)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ?: fs_open(inode, file, kind, NULL, NULL);
+}
+
+static int avail_open(struct inode *inode, struct file *file)
+{
+	return open_plain(inode, file, FS_AVAIL);
+}
+
+static int enabled_open(struct inode *inode, struct file *file)
+{
+	return open_plain(inode, file, FS_ENABLED);
+}
+
+static int graph_open(struct inode *inode, struct file *file)
+{
+	return open_plain(inode, file, FS_GRAPH);
+}
+
+static int graph_notrace_open(struct inode *inode, struct file *file)
+{
+	return open_plain(inode, file, FS_GRAPH_NOTRACE);
+}
+
+static int plain_release(struct inode *inode, struct file *file)
+{
+	return ftrace_regex_release(inode, file);
+}
+
+#define FTRACE_FOPS(name, openf, writef)		\
+static const struct file_operations name = {		\
+	.open = openf,					\
+	.read = seq_read,				\
+	.write = writef,				\
+	.llseek = tracing_lseek,			\
+	.release = plain_release,			\
+}
+
+FTRACE_FOPS(filter_fops, filter_open, ftrace_filter_write);
+FTRACE_FOPS(notrace_fops, notrace_open, ftrace_notrace_write);
+FTRACE_FOPS(graph_fops, graph_open, ftrace_filter_write);
+FTRACE_FOPS(graph_notrace_fops, graph_notrace_open, ftrace_notrace_write);
+FTRACE_FOPS(avail_fops, avail_open, NULL);
+FTRACE_FOPS(enabled_fops, enabled_open, NULL);
+
+/**
+ * ftrace_create_filter_files - create set_ftrace_filter/_notrace in @parent
+ * @tr: the trace array whose ops the files edit (NULL: global_ops)
+ * @parent: the directory
+ */
+void ftrace_create_filter_files(struct trace_array *tr, struct dentry *parent)
+{
+	if (tr && tr->ops)
+		ftrace_ops_init(tr->ops);
+	trace_create_file("set_ftrace_filter", TRACE_MODE_WRITE, parent, tr,
+			  &filter_fops);
+	trace_create_file("set_ftrace_notrace", TRACE_MODE_WRITE, parent, tr,
+			  &notrace_fops);
+}
+
+/**
+ * ftrace_destroy_filter_files - make sure @ops is off before it is freed
+ * @ops: the ops of a trace array being removed
+ */
+void ftrace_destroy_filter_files(struct ftrace_ops *ops)
+{
+	mutex_lock(&ftrace_lock);
+	if (ops->flags & FTRACE_OPS_FL_ENABLED)
+		ftrace_shutdown(ops, 0);
+	ops->flags |= FTRACE_OPS_FL_DELETED;
+	mutex_unlock(&ftrace_lock);
+	ftrace_free_filter(ops);
+}
+
+/**
+ * ftrace_init_tracefs_toplevel - the top-level-only files of the core
+ * @tr: the top-level trace array
+ * @d_tracer: the tracefs root
+ */
+void __init ftrace_init_tracefs_toplevel(struct trace_array *tr,
+					 struct dentry *d_tracer)
+{
+	WARN_ON(!(tr->flags & TRACE_ARRAY_FL_GLOBAL));
+	trace_create_file("available_filter_functions", TRACE_MODE_READ,
+			  d_tracer, NULL, &avail_fops);
+	trace_create_file("enabled_functions", TRACE_MODE_READ, d_tracer,
+			  NULL, &enabled_fops);
+	ftrace_create_filter_files(NULL, d_tracer);
+	if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER)) {
+		trace_create_file("set_graph_function", TRACE_MODE_WRITE,
+				  d_tracer, NULL, &graph_fops);
+		trace_create_file("set_graph_notrace", TRACE_MODE_WRITE,
+				  d_tracer, NULL, &graph_notrace_fops);
+	}
+	ftrace_profile_tracefs(d_tracer);
+}

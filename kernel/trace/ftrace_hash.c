@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sets of instruction pointers.
+ *
+ * An ftrace_hash is the set of functions an ops traces (filter) or skips
+ * (notrace); the layout is shared with trace.h, whose inline graph filter
+ * reads it.  A hash that is in use by a registered ops is never edited:
+ * writers build a copy, publish it with rcu_assign_pointer() and free the
+ * old one after a grace period that also covers callers running where RCU
+ * is not watching (call_rcu_tasks_rude()).
+ *
+ * The func mapper, used by function probes, is a hash whose entries carry
+ * one data pointer each.
+ */
+#include <linux/hash.h>
+#include <linux/slab.h>
+#include <linux/ftrace.h>
+
+#include "ftrace_core.h"
+
+/* The hash every ops without a filter of its own points to. */
+struct ftrace_hash ftrace_empty_hash;
+
+static unsigned long bucket_of(const struct ftrace_hash *hash,
+			       unsigned long ip)
+{
+	return hash->size_bits ? hash_long(ip, hash->size_bits) : 0;
+}
+
+/**
+ * ftrace_lookup_ip - find @ip in @hash
+ * @hash: the set, may be NULL or empty
+ * @ip: the address of a call site
+ *
+ * Safe in traced context when the caller keeps @hash alive (preemption off
+ * while the hash is published).
+ *
+ * Return: the entry for @ip, or NULL.
+ */
+struct ftrace_func_entry *ftrace_lookup_ip(struct ftrace_hash *hash,
+					   unsigned long ip)
+{
+	struct ftrace_func_entry *e;
+
+	if (!hash || !hash->count)
+		return NULL;
+	hlist_for_each_entry_rcu_notrace(e, &hash->buckets[bucket_of(hash, ip)],
+					 hlist)
+		if (e->ip == ip)
+			return e;
+	return NULL;
+}
+
+struct ftrace_hash *ftrace_hash_alloc(int size_bits)
+{
+	struct ftrace_hash *hash;
+
+	size_bits = clamp(size_bits, 0, FTRACE_HASH_MAX_BITS);
+	hash = kzalloc(sizeof(*hash), GFP_KERNEL);
+	if (!hash)
+		return NULL;
+	hash->buckets = kcalloc(1UL << size_bits, sizeof(*hash->buckets),
+				GFP_KERNEL);
+	if (!hash->buckets) {
+		kfree(hash);
+		return NULL;
+	}
+	hash->size_bits = size_bits;
+	return hash;
+}
+
+static void hash_insert(struct ftrace_hash *hash, struct ftrace_func_entry *e)
+{
+	hlist_add_head_rcu(&e->hlist, &hash->buckets[bucket_of(hash, e->ip)]);
+	hash->count++;
+}
+
+/**
+ * ftrace_hash_add - add @ip to @hash unless it is there already
+ * @hash: a hash not yet visible to traced code
+ * @ip: the address to add
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip)
+{
+	struct ftrace_func_entry *e;
+
+	if (ftrace_lookup_ip(hash, ip))
+		return 0;
+	e = kmalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->ip = ip;
+	e->direct = 0;
+	hash_insert(hash, e);
+	return 0;
+}
+
+void ftrace_hash_del(struct ftrace_hash *hash, struct ftrace_func_entry *e)
+{
+	hlist_del(&e->hlist);
+	hash->count--;
+	kfree(e);
+}
+
+void ftrace_hash_clear(struct ftrace_hash *hash)
+{
+	struct ftrace_func_entry *e;
+	struct hlist_node *tmp;
+	unsigned long i;
+
+	if (!hash || hash == &ftrace_empty_hash)
+		return;
+	for (i = 0; i < (1UL << hash->size_bits); i++)
+		hlist_for_each_entry_safe(e, tmp, &hash->buckets[i], hlist)
+			ftrace_hash_del(hash, e);
+	hash->flags = 0;
+}
+
+void ftrace_hash_free(struct ftrace_hash *hash)
+{
+	if (!hash || hash == &ftrace_empty_hash)
+		return;
+	ftrace_hash_clear(hash);
+	kfree(hash->buckets);
+	kfree(hash);
+}
+
+static void hash_free_rcu(struct rcu_head *head)
+{
+	ftrace_hash_free(container_of(head, struct ftrace_hash, rcu));
+}
+
+/* Free a hash that traced code may still be reading. */
+void ftrace_hash_free_rcu(struct ftrace_hash *hash)
+{
+	if (!hash || hash == &ftrace_empty_hash)
+		return;
+	call_rcu_tasks_rude(&hash->rcu, hash_free_rcu);
+}
+
+/* Bits for a table that holds @count entries at about two per bucket. */
+static int bits_for(unsigned long count)
+{
+	return count ? fls_long(count / 2) : 0;
+}
+
+static struct ftrace_hash *copy_sized(struct ftrace_hash *src, int bits)
+{
+	struct ftrace_func_entry *e;
+	struct ftrace_hash *hash;
+	unsigned long i;
+
+	hash = ftrace_hash_alloc(bits);
+	if (!hash || !src)
+		return hash;
+	hash->flags = src->flags;
+	if (src == &ftrace_empty_hash)
+		return hash;
+	for_each_hash_entry(src, i, e) {
+		if (ftrace_hash_add(hash, e->ip)) {
+			ftrace_hash_free(hash);
+			return NULL;
+		}
+		ftrace_lookup_ip(hash, e->ip)->direct = e->direct;
+	}
+	return hash;
+}
+
+/**
+ * ftrace_hash_copy - a private, editable copy of @src
+ * @src: the hash to copy; NULL or the empty hash gives an empty copy
+ *
+ * Return: the copy, or NULL on allocation failure.
+ */
+struct ftrace_hash *ftrace_hash_copy(struct ftrace_hash *src)
+{
+	return copy_sized(src, src && src != &ftrace_empty_hash ?
+			  src->size_bits : FTRACE_HASH_MAX_BITS / 2);
+}
+
+/* A copy of @src sized for its entry count, ready to publish. */
+struct ftrace_hash *ftrace_hash_resized(struct ftrace_hash *src)
+{
+	return copy_sized(src, bits_for(src ? src->count : 0));
+}
+
+/* True if @a and @b hold the same addresses (NULL counts as empty). */
+bool ftrace_hash_equal(struct ftrace_hash *a, struct ftrace_hash *b)
+{
+	struct ftrace_func_entry *e;
+	unsigned long i;
+
+	if (ftrace_hash_empty(a) || ftrace_hash_empty(b))
+		return ftrace_hash_empty(a) == ftrace_hash_empty(b);
+	if (a->count != b->count)
+		return false;
+	for_each_hash_entry(a, i, e)
+		if (!ftrace_lookup_ip(b, e->ip))
+			return false;
+	return true;
+}
+
+/*
+ * Forget addresses in [start, end) of a published hash, for text that is
+ * going away.  Entries are not unlinked (readers may be walking them); the
+ * address becomes 0, which no call site has.
+ */
+void ftrace_hash_drop_range(struct ftrace_hash *hash, unsigned long start,
+			    unsigned long end)
+{
+	struct ftrace_func_entry *e;
+	unsigned long i;
+
+	if (ftrace_hash_empty(hash) || hash == &ftrace_empty_hash)
+		return;
+	for_each_hash_entry(hash, i, e)
+		if (e->ip >= start && e->ip < end)
+			WRITE_ONCE(e->ip, 0);
+}
+
+/* The func mapper: an ftrace_hash whose entries carry a data pointer. */
+struct ftrace_func_mapper {
+	struct ftrace_hash hash;
+};
+
+struct mapper_entry {
+	struct ftrace_func_entry entry;
+	void *data;
+};
+
+/**
+ * allocate_ftrace_func_mapper - a new, empty ip to data map
+ *
+ * Return: the map, or NULL on allocation failure.
+ */
+struct ftrace_func_mapper *allocate_ftrace_func_mapper(void)
+{
+	return (struct ftrace_func_mapper *)ftrace_hash_alloc(FTRACE_HASH_MAX_BITS / 2);
+}
+
+/**
+ * ftrace_func_mapper_find_ip - the data slot of @ip
+ * @mapper: the map
+ * @ip: the address looked up
+ *
+ * Return: a pointer to the data stored for @ip, or NULL if it has none.
+ */
+void **ftrace_func_mapper_find_ip(struct ftrace_func_mapper *mapper,
+				  unsigned long ip)
+{
+	struct ftrace_func_entry *e = ftrace_lookup_ip(&mapper->hash, ip);
+
+	return e ? &container_of(e, struct mapper_entry, entry)->data : NULL;
+}
+
+/**
+ * ftrace_func_mapper_add_ip - store @data for @ip
+ * @mapper: the map
+ * @ip: the address
+ * @data: what to store
+ *
+ * Return: 0, -EBUSY if @ip already has data, or -ENOMEM.
+ */
+int ftrace_func_mapper_add_ip(struct ftrace_func_mapper *mapper,
+			      unsigned long ip, void *data)
+{
+	struct mapper_entry *m;
+
+	if (ftrace_lookup_ip(&mapper->hash, ip))
+		return -EBUSY;
+	m = kmalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->entry.ip = ip;
+	m->entry.direct = 0;
+	m->data = data;
+	hash_insert(&mapper->hash, &m->entry);
+	return 0;
+}
+
+/**
+ * ftrace_func_mapper_remove_ip - forget @ip
+ * @mapper: the map
+ * @ip: the address
+ *
+ * Return: the data that was stored for @ip, or NULL.
+ */
+void *ftrace_func_mapper_remove_ip(struct ftrace_func_mapper *mapper,
+				   unsigned long ip)
+{
+	struct ftrace_func_entry *e = ftrace_lookup_ip(&mapper->hash, ip);
+	struct mapper_entry *m;
+	void *data;
+
+	if (!e)
+		return NULL;
+	m = container_of(e, struct mapper_entry, entry);
+	data = m->data;
+	hlist_del(&e->hlist);
+	mapper->hash.count--;
+	kfree(m);
+	return data;
+}
+
+/**
+ * free_ftrace_func_mapper - free a map, passing each stored pointer on
+ * @mapper: the map, may be NULL
+ * @free_func: called with each entry's data first, may be NULL
+ */
+void free_ftrace_func_mapper(struct ftrace_func_mapper *mapper,
+			     ftrace_mapper_func free_func)
+{
+	struct ftrace_func_entry *e;
+	struct hlist_node *tmp;
+	unsigned long i;
+
+	if (!mapper)
+		return;
+	for (i = 0; i < (1UL << mapper->hash.size_bits); i++) {
+		hlist_for_each_entry_safe(e, tmp, &mapper->hash.buckets[i], hlist) {
+			struct mapper_entry *m;
+
+			m = container_of(e, struct mapper_entry, entry);
+			if (free_func)
+				free_func(m->data);
+			hlist_del(&e->hlist);
+			kfree(m);
+		}
+	}
+	kfree(mapper->hash.buckets);
+	kfree(mapper);
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From names to records.
+ *
+ * The filter files take function names, globs ("*x", "x*", "*x*", and
+ * full globs with ? [ ] \), a record index, and "func:mod:module".  Three
+ * ways to find the matching records, from cheapest:
+ *
+ *   exact name  kallsyms keeps vmlinux names sorted, so each name is a
+ *               binary search (kallsyms_on_each_match_symbol()), then a
+ *               record lookup inside the symbol; module records, usually
+ *               few, are looked up one by one.
+ *   glob        one pass over the vmlinux symbol table in address order,
+ *               merged with the sorted records (no per-record lookup),
+ *               then the module records.
+ *   index       the Nth record in available_filter_functions order.
+ */
+#include <linux/ctype.h>
+#include <linux/glob.h>
+#include <linux/kallsyms.h>
+#include <linux/slab.h>
+
+#include "ftrace_core.h"
+
+/**
+ * ftrace_glob_parse - split a filter word into its match type and text
+ * @str: the word, modified in place
+ * @len: its length
+ * @g: receives the match
+ * @neg: receives true if the word started with '!'
+ *
+ * Return: the match type (MATCH_FULL, _FRONT_ONLY, _MIDDLE_ONLY,
+ * _END_ONLY, _GLOB, _INDEX).
+ */
+int ftrace_glob_parse(char *str, int len, struct ftrace_glob *g, bool *neg)
+{
+	int not;
+
+	g->type = filter_parse_regex(str, len, &g->search, &not);
+	g->len = strlen(g->search);
+	*neg = not;
+	return g->type;
+}
+
+/**
+ * ftrace_glob_match - does @name match @g?
+ * @name: a function (or module) name
+ * @g: a parsed filter word; an empty word matches every name
+ *
+ * Return: true on a match.
+ */
+bool ftrace_glob_match(const char *name, const struct ftrace_glob *g)
+{
+	size_t n;
+
+	switch (g->type) {
+	case MATCH_FULL:
+		return !strcmp(name, g->search);
+	case MATCH_FRONT_ONLY:
+		return !strncmp(name, g->search, g->len);
+	case MATCH_MIDDLE_ONLY:
+		return strstr(name, g->search) != NULL;
+	case MATCH_END_ONLY:
+		n = strlen(name);
+		return n >= g->len && !memcmp(name + n - g->len, g->search,
+					      g->len);
+	case MATCH_GLOB:
+		return glob_match(g->search, name);
+	}
+	return false;
+}
+
+/* What to do with each matching record. */
+struct match {
+	struct ftrace_hash *hash;
+	struct ftrace_glob func;
+	struct ftrace_glob mod;
+	bool has_mod;
+	bool remove;
+	int found;
+	int err;
+};
+
+static void take(struct match *m, unsigned long ip)
+{
+	struct ftrace_func_entry *e;
+
+	m->found++;
+	if (m->remove) {
+		e = ftrace_lookup_ip(m->hash, ip);
+		if (e)
+			ftrace_hash_del(m->hash, e);
+	} else if (!m->err) {
+		m->err = ftrace_hash_add(m->hash, ip);
+	}
+}
+
+/* Module records: name each once per pass (they are few). */
+static void match_modules(struct match *m)
+{
+	char sym[KSYM_NAME_LEN], *modname;
+	unsigned long size, off, ip;
+	struct ftrace_block *b;
+	struct ftrace_rec *r;
+
+	for_each_ftrace_block(b) {
+		if (!b->mod)
+			continue;
+		if (m->has_mod && !ftrace_glob_match(b->mod->name, &m->mod))
+			continue;
+		for (r = b->recs; r < b->recs + b->count; r++) {
+			ip = ftrace_rec_ip(b, r);
+			if (!kallsyms_lookup(ip, &size, &off, &modname, sym))
+				continue;
+			if (ftrace_glob_match(sym, &m->func))
+				take(m, ip);
+		}
+	}
+}
+
+/* Exact name in vmlinux: one binary search per name. */
+static int exact_cb(void *data, unsigned long addr)
+{
+	unsigned long size, off, ip;
+	struct match *m = data;
+
+	if (!kallsyms_lookup_size_offset(addr, &size, &off) || off || !size)
+		return 0;
+	ip = ftrace_location_range(addr, addr + size - 1);
+	if (ip)
+		take(m, ip);
+	return 0;
+}
+
+/*
+ * The symbol walk: kallsyms visits vmlinux symbols in address order; the
+ * records of vmlinux are in address order too.  A record belongs to the
+ * last symbol at or below it, the first of several at the same address
+ * (as kallsyms_lookup() names it).
+ */
+struct walk {
+	struct match *m;
+	struct ftrace_block *b;
+	unsigned int i;
+	unsigned long cur;
+	bool have;
+	char name[KSYM_NAME_LEN];
+};
+
+static void walk_flush(struct walk *w, unsigned long end)
+{
+	unsigned long ip;
+
+	while (w->b) {
+		if (w->b->mod || w->i >= w->b->count) {
+			w->b = w->b->mod ? NULL : rcu_dereference_raw(w->b->next);
+			w->i = 0;
+			continue;
+		}
+		ip = ftrace_rec_ip(w->b, &w->b->recs[w->i]);
+		if (ip >= end)
+			return;
+		if (w->have && ip >= w->cur &&
+		    ftrace_glob_match(w->name, &w->m->func))
+			take(w->m, ip);
+		w->i++;
+	}
+}
+
+static int walk_cb(void *data, const char *name, struct module *mod,
+		   unsigned long addr)
+{
+	struct walk *w = data;
+
+	if (w->have && addr == w->cur)
+		return 0;
+	walk_flush(w, addr);
+	w->cur = addr;
+	w->have = true;
+	strscpy(w->name, name, sizeof(w->name));
+	return 0;
+}
+
+static void match_vmlinux(struct match *m)
+{
+	struct walk *w;
+
+	if (m->func.type == MATCH_FULL) {
+		kallsyms_on_each_match_symbol(exact_cb, m->func.search, m);
+		return;
+	}
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w) {
+		m->err = -ENOMEM;
+		return;
+	}
+	w->m = m;
+	w->b = rcu_dereference_raw(ftrace_blocks);
+	kallsyms_on_each_symbol(walk_cb, w);
+	walk_flush(w, ULONG_MAX);
+	kfree(w);
+}
+
+static void match_index(struct match *m)
+{
+	unsigned long n = simple_strtoul(m->func.search, NULL, 0);
+	struct ftrace_block *b;
+
+	if (!n--)
+		return;
+	for_each_ftrace_block(b) {
+		if (n < b->count) {
+			take(m, ftrace_rec_ip(b, &b->recs[n]));
+			return;
+		}
+		n -= b->count;
+	}
+}
+
+/**
+ * ftrace_match_to_hash - add (or remove) the records a word selects
+ * @hash: the hash being edited
+ * @func: the function word (name, glob or index, '!' to remove)
+ * @mod: a module word ("mod" of "func:mod:mod"), or NULL for any text
+ * @remove: remove instead of add (also implied by a leading '!')
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: the number of records matched, or a negative error.
+ */
+int ftrace_match_to_hash(struct ftrace_hash *hash, char *func, char *mod,
+			 bool remove)
+{
+	struct match m = { .hash = hash, .remove = remove };
+	bool neg;
+
+	lockdep_assert_held(&ftrace_lock);
+	ftrace_glob_parse(func, strlen(func), &m.func, &neg);
+	m.remove |= neg;
+	if (mod) {
+		m.has_mod = true;
+		ftrace_glob_parse(mod, strlen(mod), &m.mod, &neg);
+		if (neg || m.mod.type == MATCH_INDEX)
+			return -EINVAL;
+	}
+	if (!m.func.len)
+		m.func.type = MATCH_MIDDLE_ONLY;	/* "" or "*": all */
+	if (m.func.type == MATCH_INDEX) {
+		if (mod)
+			return -EINVAL;
+		match_index(&m);
+	} else {
+		if (!mod)
+			match_vmlinux(&m);
+		match_modules(&m);
+	}
+	return m.err ?: m.found;
+}

@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftrace_ops: who wants which functions, and how a call site reaches them.
+ *
+ * Registered ops sit on ftrace_ops_list, a singly linked RCU list that ends
+ * in ftrace_list_end (fgraph walks it with do_for_each_ftrace_op()).  A call
+ * site that is enabled calls one of three things (ftrace_update.c decides
+ * per site):
+ *
+ *   - the ops' own trampoline, when one ops alone wants the site and the
+ *     arch gave that ops a trampoline;
+ *   - otherwise the arch caller, which calls ftrace_trace_function: the
+ *     single registered ops directly when there is exactly one, or
+ *   - the list function, which tests every ops' hashes.
+ *
+ * Unregistering unlinks the ops, repatches, then waits until no CPU can
+ * still be running code that loaded the ops (see ops_quiesce()).
+ */
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <asm/sections.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <linux/trace_recursion.h>
+
+#include "ftrace_core.h"
+
+DEFINE_MUTEX(ftrace_lock);
+
+struct ftrace_ops ftrace_list_end __read_mostly = {
+	.func		= ftrace_stub,
+	.flags		= FTRACE_OPS_FL_STUB,
+};
+
+struct ftrace_ops __rcu *ftrace_ops_list __read_mostly = &ftrace_list_end;
+struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
+ftrace_func_t ftrace_trace_function __read_mostly = ftrace_stub;
+int ftrace_enabled __read_mostly;
+bool ftrace_dead;
+
+struct ftrace_ops global_ops = {
+	.func		= ftrace_stub,
+	.local_hash.notrace_hash = &ftrace_empty_hash,
+	.local_hash.filter_hash = &ftrace_empty_hash,
+	.local_hash.regex_lock = __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
+	.func_hash	= &global_ops.local_hash,
+	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_PID,
+};
+
+/* ops_list_walk - call every registered ops that wants @ip. */
+static __always_inline void ops_list_walk(unsigned long ip,
+					  unsigned long parent_ip,
+					  struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct ftrace_ops *op;
+	int bit;
+
+	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
+	if (bit < 0)
+		return;
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
+		if (op->flags & FTRACE_OPS_FL_STUB)
+			continue;
+		if ((op->flags & FTRACE_OPS_FL_RCU) && !rcu_is_watching())
+			continue;
+		if (ftrace_ops_test(op, ip, regs))
+			op->func(ip, parent_ip, op, fregs);
+	} while_for_each_ftrace_op(op);
+	trace_clear_recursion(bit);
+}
+
+/*
+ * The list function.  The linker script names it ftrace_ops_list_func too;
+ * its arguments depend on whether the arch passes the ops and registers.
+ */
+#if ARCH_SUPPORTS_FTRACE_OPS
+void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	ops_list_walk(ip, parent_ip, fregs);
+}
+#else
+void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip)
+{
+	ops_list_walk(ip, parent_ip, NULL);
+}
+#endif
+
+/* Wrapper for ops that asked the core for recursion or RCU protection. */
+static void ops_assist_func(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+
+	if (bit < 0)
+		return;
+	if (!(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching())
+		op->func(ip, parent_ip, op, fregs);
+	ftrace_test_recursion_unlock(bit);
+}
+
+/**
+ * ftrace_ops_get_func - the function a trampoline for @ops must call
+ * @ops: the ops
+ *
+ * Return: @ops->func, or a wrapper adding the recursion and RCU checks the
+ * ops asked for (FTRACE_OPS_FL_RECURSION, FTRACE_OPS_FL_RCU).
+ */
+ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
+{
+	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU))
+		return ops_assist_func;
+	return ops->func;
+}
+
+static struct ftrace_hash *ops_hash(struct ftrace_ops *ops, bool nt)
+{
+	struct ftrace_ops_hash *h = ops->func_hash;
+
+	if (!h)
+		return NULL;
+	return nt ? rcu_dereference_raw(h->notrace_hash) :
+			 rcu_dereference_raw(h->filter_hash);
+}
+
+/**
+ * ftrace_ops_wants - do @ops' filter and notrace hashes select @ip?
+ * @ops: the ops
+ * @ip: a call-site address
+ *
+ * Return: true if @ip passes the filter (empty means all) and is not in
+ * the notrace hash.
+ */
+bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip)
+{
+	struct ftrace_hash *filter = ops_hash(ops, false);
+	struct ftrace_hash *skip = ops_hash(ops, true);
+
+	if (!ftrace_hash_empty(filter) && !ftrace_lookup_ip(filter, ip))
+		return false;
+	return !ftrace_lookup_ip(skip, ip);
+}
+
+/**
+ * ftrace_ops_test - should the list function call @ops for @ip?
+ * @ops: the ops
+ * @ip: the call-site address
+ * @regs: the saved registers, NULL when the site did not save them
+ *
+ * Return: 1 if @ops wants @ip (and gets the registers it needs), else 0.
+ */
+int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs)
+{
+	if (!regs && (ops->flags & FTRACE_OPS_FL_SAVE_REGS))
+		return 0;
+	return ftrace_ops_wants(ops, ip);
+}
+
+/* An ops is active when it is on the list and code calls it. */
+bool ftrace_ops_active(struct ftrace_ops *ops)
+{
+	return (ops->flags & FTRACE_OPS_FL_ENABLED) &&
+	       !(ops->flags & FTRACE_OPS_FL_STUB) &&
+	       (ftrace_enabled || (ops->flags & FTRACE_OPS_FL_PERMANENT));
+}
+
+/**
+ * ftrace_ops_init - first-use set-up of an ops
+ * @ops: the ops; static ops may come initialised already
+ */
+void ftrace_ops_init(struct ftrace_ops *ops)
+{
+	if (ops->flags & FTRACE_OPS_FL_INITIALIZED)
+		return;
+	mutex_init(&ops->local_hash.regex_lock);
+	ops->func_hash = &ops->local_hash;
+	ops->flags |= FTRACE_OPS_FL_INITIALIZED;
+}
+
+static struct ftrace_ops *list_first(void)
+{
+	return rcu_dereference_protected(ftrace_ops_list,
+					 lockdep_is_held(&ftrace_lock));
+}
+
+static struct ftrace_ops *list_next(struct ftrace_ops *op)
+{
+	return rcu_dereference_protected(op->next,
+					 lockdep_is_held(&ftrace_lock));
+}
+
+/*
+ * ftrace_update_func - choose what the arch caller calls.
+ *
+ * One active ops is called directly, with function_trace_op pointing at
+ * it, when the arch passes the ops to the callee; anything else goes
+ * through the list function.  Only computes the choice; ftrace_run_update()
+ * switches the code over in a safe order.
+ */
+static struct ftrace_ops *wanted_op;
+
+void ftrace_update_func(void)
+{
+	struct ftrace_ops *op, *only = NULL;
+	int n = 0;
+
+	for (op = list_first(); op != &ftrace_list_end; op = list_next(op)) {
+		if (!ftrace_ops_active(op))
+			continue;
+		only = op;
+		n++;
+	}
+	wanted_op = &ftrace_list_end;
+	if (!n) {
+		ftrace_trace_function = ftrace_stub;
+	} else if (n == 1 && ARCH_SUPPORTS_FTRACE_OPS &&
+		   !(only->flags & FTRACE_OPS_FL_RCU)) {
+		ftrace_trace_function = ftrace_ops_get_func(only);
+		wanted_op = only;
+	} else {
+		ftrace_trace_function = ftrace_ops_list_func;
+	}
+}
+
+/* The ops ftrace_trace_function expects as its third argument. */
+struct ftrace_ops *ftrace_wanted_op(void)
+{
+	return wanted_op;
+}
+
+static int check_regs_flags(struct ftrace_ops *ops)
+{
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS)) {
+		if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
+			ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+		return 0;
+	}
+	if ((ops->flags & FTRACE_OPS_FL_SAVE_REGS) &&
+	    !(ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED))
+		return -EINVAL;
+	ops->flags &= ~FTRACE_OPS_FL_SAVE_REGS;
+	return 0;
+}
+
+/**
+ * ftrace_startup - add @ops to the list and patch the sites it wants
+ * @ops: an initialised ops that is not registered
+ * @command: extra FTRACE_* commands (fgraph passes FTRACE_START_FUNC_RET)
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, -ENODEV once ftrace is dead, -EBUSY if @ops is registered
+ * already, -EINVAL for flags the arch cannot honour, or the error of the
+ * update (the ops is then not registered).
+ */
+int ftrace_startup(struct ftrace_ops *ops, int command)
+{
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (ftrace_dead)
+		return -ENODEV;
+	if (ops->flags & (FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_DELETED))
+		return -EBUSY;
+	ftrace_ops_init(ops);
+	ret = check_regs_flags(ops);
+	if (ret)
+		return ret;
+	if (!is_kernel_core_data((unsigned long)ops))
+		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
+	if (ops->flags & FTRACE_OPS_FL_PID) {
+		if (!ops->saved_func)
+			ops->saved_func = ops->func;
+		ftrace_pid_ops_update(ops);
+	}
+	rcu_assign_pointer(ops->next, list_first());
+	rcu_assign_pointer(ftrace_ops_list, ops);
+	ops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_ADDING;
+	if (ftrace_enabled || (ops->flags & FTRACE_OPS_FL_PERMANENT))
+		arch_ftrace_update_trampoline(ops);
+	ret = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
+	ops->flags &= ~FTRACE_OPS_FL_ADDING;
+	if (ret) {
+		ftrace_shutdown(ops, 0);
+		return ret;
+	}
+	return 0;
+}
+
+static void list_remove(struct ftrace_ops *ops)
+{
+	struct ftrace_ops __rcu **link = &ftrace_ops_list;
+	struct ftrace_ops *op;
+
+	while ((op = rcu_dereference_protected(*link,
+					       lockdep_is_held(&ftrace_lock))) != &ftrace_list_end) {
+		if (op == ops) {
+			rcu_assign_pointer(*link, list_next(op));
+			return;
+		}
+		link = &op->next;
+	}
+}
+
+/*
+ * ops_quiesce - after this, no CPU runs code that may still call @ops.
+ *
+ * Callers of ops funcs run with preemption disabled (the list function,
+ * the assist wrapper and the tracers do that), possibly where RCU is not
+ * watching: a "rude" grace period, in which every CPU schedules, covers
+ * them.  A dynamically allocated trampoline may also hold a preempted task
+ * on a preemptible kernel: RCU-tasks covers that.  One wait of each kind
+ * serves any number of ops removed before it (ftrace_ops_retire()).
+ */
+static void ops_quiesce(bool tramp)
+{
+	synchronize_rcu_tasks_rude();
+	if (tramp && IS_ENABLED(CONFIG_PREEMPTION))
+		synchronize_rcu_tasks();
+}
+
+/**
+ * ftrace_shutdown - remove @ops from the list and unpatch what it alone used
+ * @ops: a registered ops
+ * @command: extra FTRACE_* commands (fgraph passes FTRACE_STOP_FUNC_RET)
+ *
+ * Called with ftrace_lock held.  When it returns, @ops is not called any
+ * more and may be freed.
+ *
+ * Return: 0, -EBUSY if @ops is not registered, or the update's error.
+ */
+int ftrace_shutdown(struct ftrace_ops *ops, int command)
+{
+	bool tramp;
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (ftrace_dead)
+		return -ENODEV;
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
+		return -EBUSY;
+	list_remove(ops);
+	ops->flags |= FTRACE_OPS_FL_REMOVING;
+	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
+	ret = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
+	tramp = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
+	ops_quiesce(tramp);
+	if (tramp)
+		arch_ftrace_trampoline_free(ops);
+	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	return ret;
+}
+
+/**
+ * register_ftrace_function - start calling @ops for the functions it wants
+ * @ops: the ops; its hashes select the functions (empty filter: all)
+ *
+ * Return: 0, or a negative error (see ftrace_startup()).
+ */
+int register_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret;
+
+	ftrace_ops_init(ops);
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_startup(ops, 0);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_ftrace_function);
+
+/**
+ * unregister_ftrace_function - stop calling @ops
+ * @ops: a registered ops
+ *
+ * When this returns, no CPU is in or about to enter @ops->func.
+ *
+ * Return: 0, or a negative error (see ftrace_shutdown()).
+ */
+int unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret;
+
+	mutex_lock(&ftrace_lock);
+	ret = ftrace_shutdown(ops, 0);
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(unregister_ftrace_function);
+
+/**
+ * ftrace_ops_set_hash - publish a new filter or notrace hash for @ops
+ * @ops: the ops (registered or not)
+ * @notrace: which of its two hashes to replace
+ * @hash: the new contents; copied, the caller keeps ownership
+ *
+ * Called with ftrace_lock held.  If @ops is registered, the call sites are
+ * updated; on failure the old hash is restored.
+ *
+ * Return: 0, -ENOMEM, or the error of the update.
+ */
+int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
+			struct ftrace_hash *hash)
+{
+	struct ftrace_hash __rcu **slot;
+	struct ftrace_hash *new, *old;
+	int ret = 0;
+
+	lockdep_assert_held(&ftrace_lock);
+	slot = nt ? &ops->func_hash->notrace_hash :
+			 &ops->func_hash->filter_hash;
+	new = ftrace_hash_resized(hash);
+	if (!new)
+		return -ENOMEM;
+	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
+	rcu_assign_pointer(*slot, new);
+	if (ops->flags & FTRACE_OPS_FL_ENABLED) {
+		ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
+		if (ret) {
+			rcu_assign_pointer(*slot, old);
+			ftrace_run_update(FTRACE_UPDATE_CALLS);
+			old = new;
+		}
+	}
+	ftrace_hash_free_rcu(old);
+	return ret;
+}
+
+static void drop_ops_range(struct ftrace_ops *ops, unsigned long start,
+			   unsigned long end)
+{
+	if (!ops || !ops->func_hash)
+		return;
+	ftrace_hash_drop_range(ops_hash(ops, false), start, end);
+	ftrace_hash_drop_range(ops_hash(ops, true), start, end);
+}
+
+/* Text [start, end) is going away: no ops hash may keep its addresses. */
+void ftrace_ops_drop_range(unsigned long start, unsigned long end)
+{
+	struct trace_array *tr;
+	struct ftrace_ops *op;
+
+	lockdep_assert_held(&ftrace_lock);
+	for (op = list_first(); op != &ftrace_list_end; op = list_next(op))
+		drop_ops_range(op, start, end);
+	mutex_lock(&trace_types_lock);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list)
+		drop_ops_range(tr->ops, start, end);
+	mutex_unlock(&trace_types_lock);
+	drop_ops_range(&global_ops, start, end);
+	ftrace_hash_drop_range(rcu_dereference_raw(ftrace_graph_hash), start, end);
+	ftrace_hash_drop_range(rcu_dereference_raw(ftrace_graph_notrace_hash),
+			       start, end);
+}
+
+/**
+ * ftrace_ops_trampoline - the ops whose trampoline holds @addr
+ * @addr: a text address
+ *
+ * Return: the ops, or NULL.
+ */
+struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
+{
+	struct ftrace_ops *op, *found = NULL;
+
+	preempt_disable_notrace();
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
+		if ((op->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && op->trampoline &&
+		    addr >= op->trampoline &&
+		    addr < op->trampoline + op->trampoline_size) {
+			found = op;
+			break;
+		}
+	} while_for_each_ftrace_op(op);
+	preempt_enable_notrace();
+	return found;
+}
+
+/**
+ * is_ftrace_trampoline - is @addr inside a trampoline the core allocated?
+ * @addr: a text address
+ *
+ * Return: true if it is.
+ */
+bool is_ftrace_trampoline(unsigned long addr)
+{
+	return ftrace_ops_trampoline(addr) != NULL;
+}
+
+/**
+ * ftrace_mod_address_lookup - kallsyms name of an address in a trampoline
+ * @addr: the address
+ * @size: receives the trampoline size
+ * @off: receives the offset of @addr in it
+ * @modname: receives the pseudo-module name
+ * @modbuildid: receives NULL
+ * @sym: buffer of KSYM_NAME_LEN for the symbol name
+ *
+ * Return: @sym, or NULL if @addr is not in a trampoline.
+ */
+const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
+				      unsigned long *off, char **modname,
+				      const unsigned char **modbuildid,
+				      char *sym)
+{
+	struct ftrace_ops *op = ftrace_ops_trampoline(addr);
+
+	if (!op)
+		return NULL;
+	if (size)
+		*size = op->trampoline_size;
+	if (off)
+		*off = addr - op->trampoline;
+	if (modname)
+		*modname = FTRACE_TRAMPOLINE_MOD;
+	if (modbuildid)
+		*modbuildid = NULL;
+	strscpy(sym, FTRACE_TRAMPOLINE_SYM, KSYM_NAME_LEN);
+	return sym;
+}
+
+/**
+ * ftrace_mod_get_kallsym - the @symnum-th trampoline as a kallsyms symbol
+ * @symnum: index among the core's trampolines
+ * @value: receives the trampoline address
+ * @type: receives 't'
+ * @name: KSYM_NAME_LEN buffer for the name
+ * @module_name: MODULE_NAME_LEN buffer for the pseudo-module name
+ * @exported: receives 0
+ *
+ * Return: 0, or -ERANGE past the last trampoline.
+ */
+int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
+			   char *type, char *name, char *module_name,
+			   int *exported)
+{
+	struct ftrace_ops *op;
+	int ret = -ERANGE;
+
+	preempt_disable_notrace();
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
+		if (!(op->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !op->trampoline)
+			continue;
+		if (symnum--)
+			continue;
+		*value = op->trampoline;
+		*type = 't';
+		strscpy(name, FTRACE_TRAMPOLINE_SYM, KSYM_NAME_LEN);
+		strscpy(module_name, FTRACE_TRAMPOLINE_MOD, MODULE_NAME_LEN);
+		*exported = 0;
+		ret = 0;
+		break;
+	} while_for_each_ftrace_op(op);
+	preempt_enable_notrace();
+	return ret;
+}
+
+/* Trace arrays: each has an ops; the top-level one uses global_ops. */
+
+/**
+ * ftrace_init_global_array_ops - give the top-level trace array global_ops
+ * @tr: the top-level trace array
+ */
+void __init ftrace_init_global_array_ops(struct trace_array *tr)
+{
+	tr->ops = &global_ops;
+	tr->ops->private = tr;
+	ftrace_init_trace_array(tr);
+}
+
+/**
+ * ftrace_init_trace_array - initialise the core's lists in a trace array
+ * @tr: the trace array
+ */
+void ftrace_init_trace_array(struct trace_array *tr)
+{
+	INIT_LIST_HEAD(&tr->func_probes);
+	INIT_LIST_HEAD(&tr->mod_trace);
+	INIT_LIST_HEAD(&tr->mod_notrace);
+}
+
+/**
+ * ftrace_init_array_ops - set the callback of a trace array's ops
+ * @tr: the trace array
+ * @func: the tracer's callback
+ */
+void ftrace_init_array_ops(struct trace_array *tr, ftrace_func_t func)
+{
+	if (WARN_ON(!tr->ops))
+		return;
+	ftrace_ops_init(tr->ops);
+	tr->ops->func = func;
+	tr->ops->saved_func = func;
+	tr->ops->private = tr;
+}
+
+/**
+ * ftrace_reset_array_ops - point a trace array's ops back at the stub
+ * @tr: the trace array
+ */
+void ftrace_reset_array_ops(struct trace_array *tr)
+{
+	tr->ops->func = ftrace_stub;
+	tr->ops->saved_func = NULL;
+}
+
+/* The trace array an ops belongs to, if any. */
+struct trace_array *ftrace_ops_array(struct ftrace_ops *ops)
+{
+	if (ops == &global_ops || (ops->flags & FTRACE_OPS_FL_PID))
+		return ops->private;
+	return NULL;
+}
+
+/**
+ * ftrace_is_dead - has ftrace shut itself off after a patching failure?
+ *
+ * Return: 1 if it has, else 0.
+ */
+int ftrace_is_dead(void)
+{
+	return ftrace_dead;
+}
+
+/**
+ * ftrace_kill - stop all function tracing at once
+ *
+ * For panic and fatal-error paths: takes no lock and patches nothing; the
+ * arch caller ends up calling the stub.
+ */
+void ftrace_kill(void)
+{
+	ftrace_dead = true;
+	ftrace_enabled = 0;
+	ftrace_trace_function = ftrace_stub;
+}
+
+/* /proc/sys/kernel/ftrace_enabled */
+static int ftrace_enabled_sysctl(struct ctl_table *table, int write,
+				 void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int old, ret;
+
+	mutex_lock(&ftrace_lock);
+	old = ftrace_enabled;
+	ret = proc_dointvec(table, write, buffer, lenp, ppos);
+	if (ret || !write || old == !!ftrace_enabled) {
+		ftrace_enabled = !!ftrace_enabled;
+		goto out;
+	}
+	ftrace_enabled = !!ftrace_enabled;
+	if (ftrace_dead) {
+		ftrace_enabled = 0;
+		ret = -ENODEV;
+		goto out;
+	}
+	ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
+	if (ret)
+		ftrace_enabled = old;
+out:
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+static struct ctl_table ftrace_sysctls[] = {
+	{
+		.procname	= "ftrace_enabled",
+		.data		= &ftrace_enabled,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= ftrace_enabled_sysctl,
+	},
+	{}
+};
+
+static int __init ftrace_sysctl_init(void)
+{
+	register_sysctl_init("kernel", ftrace_sysctls);
+	return 0;
+}
+late_initcall(ftrace_sysctl_init);

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Call-site records.
+ *
+ * Each traceable function has one record: where its profiling call is and
+ * what that call currently does.  Records come from the __mcount_loc tables
+ * that recordmcount writes (vmlinux at boot, each module at load).  They are
+ * kept in blocks of eight-byte entries (struct ftrace_rec), sorted by
+ * address, so a lookup is a walk over a few dozen block ranges and a binary
+ * search inside one block.
+ *
+ * Lifetime.  Blocks hang off one RCU list.  Adding text appends blocks;
+ * removing text (module unload, freed init sections) unlinks blocks or
+ * replaces them with trimmed copies, and frees the old ones only after a
+ * grace period, so a lookup under rcu_read_lock() never sees freed memory.
+ * All changes happen under ftrace_lock.
+ */
+#include <linux/bsearch.h>
+#include <linux/kallsyms.h>
+#include <linux/memory.h>
+#include <linux/sched/clock.h>
+#include <asm/sections.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "ftrace_core.h"
+
+struct ftrace_block __rcu *ftrace_blocks;
+
+/* Statistics for dyn_ftrace_total_info. */
+unsigned long ftrace_update_tot_cnt;
+unsigned long ftrace_number_of_pages;
+unsigned long ftrace_number_of_groups;
+static unsigned long record_bytes;
+
+#define BLOCK_RECS \
+	((PAGE_SIZE - sizeof(struct ftrace_block)) / sizeof(struct ftrace_rec))
+
+static struct ftrace_block *block_alloc(unsigned int nrecs)
+{
+	size_t size = struct_size((struct ftrace_block *)NULL, recs, nrecs);
+	struct ftrace_block *b = kzalloc(size, GFP_KERNEL);
+
+	if (b) {
+		record_bytes += ksize(b);
+		ftrace_number_of_pages += DIV_ROUND_UP(ksize(b), PAGE_SIZE);
+		ftrace_number_of_groups++;
+	}
+	return b;
+}
+
+static void block_free(struct ftrace_block *b)
+{
+	record_bytes -= ksize(b);
+	ftrace_number_of_pages -= DIV_ROUND_UP(ksize(b), PAGE_SIZE);
+	ftrace_number_of_groups--;
+	kfree(b);
+}
+
+/**
+ * ftrace_nr_records - the number of call-site records
+ *
+ * Return: how many records exist now (vmlinux and loaded modules).
+ */
+unsigned long ftrace_nr_records(void)
+{
+	struct ftrace_block *b;
+	unsigned long n = 0;
+
+	rcu_read_lock();
+	for_each_ftrace_block(b)
+		n += b->count;
+	rcu_read_unlock();
+	return n;
+}
+
+/* Bytes of record storage per record, in hundredths (for the boot line). */
+static unsigned long bytes_per_record_x100(void)
+{
+	unsigned long n = ftrace_nr_records();
+
+	return n ? record_bytes * 100 / n : 0;
+}
+
+static int cmp_rec(const void *key, const void *elt)
+{
+	unsigned long off = *(const unsigned long *)key;
+	const struct ftrace_rec *r = elt;
+
+	if (off < r->off)
+		return -1;
+	return off > r->off;
+}
+
+static bool block_covers(const struct ftrace_block *b, unsigned long ip)
+{
+	return b->count && ip >= b->base &&
+	       ip <= ftrace_rec_ip(b, &b->recs[b->count - 1]);
+}
+
+/**
+ * ftrace_find_rec - the record of the call site at @ip
+ * @ip: exact call-site address
+ * @bp: if not NULL, receives the record's block
+ *
+ * The caller holds ftrace_lock or rcu_read_lock().
+ *
+ * Return: the record, or NULL if @ip is not a call site.
+ */
+struct ftrace_rec *ftrace_find_rec(unsigned long ip, struct ftrace_block **bp)
+{
+	struct ftrace_block *b;
+	unsigned long off;
+	struct ftrace_rec *r;
+
+	for_each_ftrace_block(b) {
+		if (!block_covers(b, ip))
+			continue;
+		off = ip - b->base;
+		r = bsearch(&off, b->recs, b->count, sizeof(*r), cmp_rec);
+		if (r && bp)
+			*bp = b;
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* The first record of @b at or after @ip (b->count if none). */
+static unsigned int first_at_or_after(const struct ftrace_block *b,
+				      unsigned long ip)
+{
+	unsigned int lo = 0, hi = b->count;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (ftrace_rec_ip(b, &b->recs[mid]) < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * ftrace_location_range - the lowest call site in [@start, @end]
+ * @start: first address of the range
+ * @end: last address of the range (inclusive)
+ *
+ * Return: the call-site address, or 0 if the range holds none.
+ */
+unsigned long ftrace_location_range(unsigned long start, unsigned long end)
+{
+	unsigned long found = 0, ip;
+	struct ftrace_block *b;
+	unsigned int i;
+
+	rcu_read_lock();
+	for_each_ftrace_block(b) {
+		if (!b->count || end < b->base ||
+		    start > ftrace_rec_ip(b, &b->recs[b->count - 1]))
+			continue;
+		i = first_at_or_after(b, start);
+		if (i == b->count)
+			continue;
+		ip = ftrace_rec_ip(b, &b->recs[i]);
+		if (ip <= end && (!found || ip < found))
+			found = ip;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/**
+ * ftrace_location - the call site of the function at @ip
+ * @ip: a call-site address, or the start address of a function
+ *
+ * A function's call site need not be its first instruction (an ENDBR or a
+ * frame setup may come first), so a function's start address maps to the
+ * call site inside it.
+ *
+ * Return: the call-site address, or 0 if there is none.
+ */
+unsigned long ftrace_location(unsigned long ip)
+{
+	unsigned long size, offset;
+	unsigned long loc;
+
+	loc = ftrace_location_range(ip, ip);
+	if (loc)
+		return loc;
+	if (!kallsyms_lookup_size_offset(ip, &size, &offset) || offset || !size)
+		return 0;
+	return ftrace_location_range(ip, ip + size - 1);
+}
+
+/**
+ * ftrace_text_reserved - does [@start, @end] hold a call site?
+ * @start: first byte
+ * @end: last byte (inclusive)
+ *
+ * Other code patchers (kprobes, jump labels) must leave call sites alone.
+ *
+ * Return: 1 if the range holds a call site, 0 otherwise.
+ */
+int ftrace_text_reserved(const void *start, const void *end)
+{
+	return ftrace_location_range((unsigned long)start,
+				     (unsigned long)end) != 0;
+}
+
+/* Fill @s with the arch view of record @r in block @b. */
+void ftrace_site_load(struct ftrace_site *s, struct ftrace_block *b,
+		      struct ftrace_rec *r)
+{
+	memset(&s->dyn, 0, sizeof(s->dyn));
+	s->dyn.ip = ftrace_rec_ip(b, r);
+	s->dyn.flags = r->flags;
+	s->rec = r;
+}
+
+/*
+ * The 6.1 arch interface walks the records with an iterator.  Only one walk
+ * runs at a time (under ftrace_lock, usually inside stop_machine), so the
+ * iterator is a single static object.
+ */
+struct ftrace_rec_iter {
+	struct ftrace_block *block;
+	unsigned int index;
+	struct ftrace_site site;
+};
+
+static struct ftrace_rec_iter rec_iter;
+
+static struct ftrace_rec_iter *iter_settle(struct ftrace_rec_iter *it)
+{
+	while (it->block && it->index >= it->block->count) {
+		it->block = rcu_dereference_raw(it->block->next);
+		it->index = 0;
+	}
+	return it->block ? it : NULL;
+}
+
+/**
+ * ftrace_rec_iter_start - begin a walk over every record
+ *
+ * Return: the iterator, or NULL if there are no records.
+ */
+struct ftrace_rec_iter *ftrace_rec_iter_start(void)
+{
+	rec_iter.block = rcu_dereference_raw(ftrace_blocks);
+	rec_iter.index = 0;
+	return iter_settle(&rec_iter);
+}
+
+/**
+ * ftrace_rec_iter_next - step to the next record
+ * @iter: the iterator from ftrace_rec_iter_start()
+ *
+ * Return: the iterator, or NULL at the end.
+ */
+struct ftrace_rec_iter *ftrace_rec_iter_next(struct ftrace_rec_iter *iter)
+{
+	iter->index++;
+	return iter_settle(iter);
+}
+
+/**
+ * ftrace_rec_iter_record - the record under the iterator
+ * @iter: the iterator
+ *
+ * The returned dyn_ftrace is a view of the record; ftrace_update_record()
+ * on it updates the record itself.  It is valid until the next step.
+ *
+ * Return: the record's dyn_ftrace view.
+ */
+struct dyn_ftrace *ftrace_rec_iter_record(struct ftrace_rec_iter *iter)
+{
+	ftrace_site_load(&iter->site, iter->block,
+			 &iter->block->recs[iter->index]);
+	return &iter->site.dyn;
+}
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool is_sorted(const unsigned long *p, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 1; i < n; i++)
+		if (p[i] < p[i - 1])
+			return false;
+	return true;
+}
+
+/*
+ * Build unpublished blocks for the table [@start, @end) of @mod, chained
+ * through ->next.  Zero entries are records recordmcount cancelled (dead
+ * copies of overridden weak functions); duplicates are dropped.
+ */
+static struct ftrace_block *build_blocks(struct module *mod,
+					 unsigned long *start,
+					 unsigned long *end)
+{
+	unsigned long n = end - start, i, ip, prev = 0;
+	struct ftrace_block *head = NULL, **tail = &head, *b = NULL;
+	u32 flags = mod ? FTRACE_FL_DISABLED : 0;
+
+	if (!is_sorted(start, n))
+		sort(start, n, sizeof(*start), cmp_ulong, NULL);
+	for (i = 0; i < n; i++) {
+		if (!start[i])
+			continue;
+		ip = ftrace_call_adjust(start[i]);
+		if (ip == prev)
+			continue;
+		prev = ip;
+		if (!b || b->count == BLOCK_RECS || ip - b->base > U32_MAX) {
+			b = block_alloc(min_t(unsigned long, n - i, BLOCK_RECS));
+			if (!b)
+				goto nomem;
+			b->base = ip;
+			b->mod = mod;
+			*tail = b;
+			tail = (struct ftrace_block **)&b->next;
+		}
+		b->recs[b->count].off = ip - b->base;
+		b->recs[b->count].flags = flags;
+		b->count++;
+	}
+	return head;
+nomem:
+	while (head) {
+		b = rcu_dereference_raw(head->next);
+		block_free(head);
+		head = b;
+	}
+	return ERR_PTR(-ENOMEM);
+}
+
+/* Publish a chain of blocks at the end of the list. */
+static void publish_blocks(struct ftrace_block *chain)
+{
+	struct ftrace_block __rcu **link = &ftrace_blocks;
+	struct ftrace_block *b;
+
+	lockdep_assert_held(&ftrace_lock);
+	while ((b = rcu_dereference_protected(*link,
+					      lockdep_is_held(&ftrace_lock))))
+		link = &b->next;
+	rcu_assign_pointer(*link, chain);
+}
+
+/* Convert and publish the call sites of one table. */
+static int add_table(struct module *mod, unsigned long *start,
+		     unsigned long *end)
+{
+	struct ftrace_block *chain, *b;
+
+	chain = build_blocks(mod, start, end);
+	if (IS_ERR_OR_NULL(chain))
+		return PTR_ERR_OR_ZERO(chain);
+	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
+		ftrace_convert_block(b);
+		ftrace_update_tot_cnt += b->count;
+	}
+	mutex_lock(&ftrace_lock);
+	publish_blocks(chain);
+	mutex_unlock(&ftrace_lock);
+	return 0;
+}
+
+/*
+ * Boot: only the boot CPU runs and interrupts are off, so no call site can
+ * execute while it is rewritten; this is the one update that needs neither
+ * stop_machine nor breakpoints.
+ */
+void __init ftrace_boot_records(unsigned long *start, unsigned long *end)
+{
+	u64 t0 = local_clock(), t1;
+	int err;
+
+	err = add_table(NULL, start, end);
+	t1 = local_clock();
+	if (err) {
+		pr_err("ftrace: cannot allocate records (%d)\n", err);
+		ftrace_dead = true;
+		return;
+	}
+	pr_info("ftrace: %lu call sites, %lu.%02lu bytes per record, converted in %llu us\n",
+		ftrace_nr_records(), bytes_per_record_x100() / 100,
+		bytes_per_record_x100() % 100, div_u64(t1 - t0, 1000));
+}
+
+/**
+ * ftrace_module_init - create the records of a module being loaded
+ * @mod: the module; its text is laid out but not yet running
+ *
+ * The call sites become NOPs now; they stay disabled (not patched to
+ * calls) until ftrace_module_enable().
+ */
+void ftrace_module_init(struct module *mod)
+{
+	if (ftrace_dead || !mod->num_ftrace_callsites)
+		return;
+	if (add_table(mod, mod->ftrace_callsites,
+		      mod->ftrace_callsites + mod->num_ftrace_callsites))
+		pr_warn("ftrace: no records for module %s\n", mod->name);
+}
+
+/**
+ * ftrace_module_enable - let the module's call sites be traced
+ * @mod: the module, about to run its init code
+ *
+ * Sites that registered ops already want are patched before the module
+ * runs, so tracing a module's init works.
+ */
+void ftrace_module_enable(struct module *mod)
+{
+	struct ftrace_block *b;
+	struct ftrace_rec *r;
+
+	mutex_lock(&ftrace_lock);
+	for_each_ftrace_block(b) {
+		if (b->mod != mod)
+			continue;
+		for (r = b->recs; r < b->recs + b->count; r++)
+			r->flags &= ~FTRACE_FL_DISABLED;
+		if (!ftrace_dead)
+			ftrace_enable_new_records(b);
+	}
+	mutex_unlock(&ftrace_lock);
+}
+
+static void block_free_rcu(struct rcu_head *head)
+{
+	block_free(container_of(head, struct ftrace_block, rcu));
+}
+
+/*
+ * Remove the records of @mod in [@start, @end): blocks entirely inside go,
+ * blocks partly inside are replaced by trimmed copies.  Old blocks are freed
+ * after a grace period.
+ */
+static void remove_range(struct module *mod, unsigned long start,
+			 unsigned long end)
+{
+	struct ftrace_block __rcu **link = &ftrace_blocks;
+	struct ftrace_block *b, *copy;
+	unsigned int i, keep;
+
+	lockdep_assert_held(&ftrace_lock);
+	while ((b = rcu_dereference_protected(*link,
+					      lockdep_is_held(&ftrace_lock)))) {
+		keep = 0;
+		for (i = 0; i < b->count; i++)
+			if (ftrace_rec_ip(b, &b->recs[i]) < start ||
+			    ftrace_rec_ip(b, &b->recs[i]) >= end)
+				keep++;
+		if (b->mod != mod || keep == b->count) {
+			link = &b->next;
+			continue;
+		}
+		copy = keep ? block_alloc(keep) : NULL;
+		if (keep && !copy) {
+			/* Keep the old block: stale records are harmless. */
+			link = &b->next;
+			continue;
+		}
+		if (copy) {
+			copy->base = b->base;
+			copy->mod = b->mod;
+			for (i = 0; i < b->count; i++)
+				if (ftrace_rec_ip(b, &b->recs[i]) < start ||
+				    ftrace_rec_ip(b, &b->recs[i]) >= end)
+					copy->recs[copy->count++] = b->recs[i];
+			RCU_INIT_POINTER(copy->next, b->next);
+			rcu_assign_pointer(*link, copy);
+			link = &copy->next;
+		} else {
+			rcu_assign_pointer(*link, b->next);
+		}
+		ftrace_update_tot_cnt -= b->count - keep;
+		call_rcu(&b->rcu, block_free_rcu);
+	}
+	ftrace_ops_drop_range(start, end);
+}
+
+/**
+ * ftrace_release_mod - drop every record of a module
+ * @mod: the module being unloaded (or whose load failed)
+ */
+void ftrace_release_mod(struct module *mod)
+{
+	mutex_lock(&ftrace_lock);
+	remove_range(mod, 0, ULONG_MAX);
+	mutex_unlock(&ftrace_lock);
+}
+
+/**
+ * ftrace_free_mem - drop the records of text that is being freed
+ * @mod: the module the text belongs to, NULL for vmlinux
+ * @start: first byte of the freed text
+ * @end: one past its last byte
+ */
+void ftrace_free_mem(struct module *mod, void *start, void *end)
+{
+	mutex_lock(&ftrace_lock);
+	remove_range(mod, (unsigned long)start, (unsigned long)end);
+	mutex_unlock(&ftrace_lock);
+	/* The caller frees the text next; no lookup may still see it. */
+	synchronize_rcu();
+}
+
+/**
+ * ftrace_free_init_mem - drop the records of vmlinux init text
+ *
+ * Called once, just before the init sections are freed.
+ */
+void __ref ftrace_free_init_mem(void)
+{
+	ftrace_boot_snapshot();
+	ftrace_free_mem(NULL, __init_begin, __init_end);
+}
