@@ -78,6 +78,8 @@ configure() {
 	local frags key
 	frags="$top/configs/base.config $top/configs/tracing.config"
 	frags="$frags $top/configs/kunit.config $top/configs/$arch.config"
+	# Options only the flavor's own code has (its KUnit suites).
+	if [ -f "$top/configs/$flavor.config" ]; then frags="$frags $top/configs/$flavor.config"; fi
 	key=$(cat $frags | sha256sum | cut -d' ' -f1)
 	[ "$(cat "$out/.config-key" 2>/dev/null)" = "$key" ] && return
 	echo "kernel: configuring $arch-$flavor"

@@ -95,6 +95,11 @@ static inline unsigned int ftrace_rec_refs(const struct ftrace_rec *r)
 
 /* ftrace_records.c */
 struct ftrace_rec *ftrace_find_rec(unsigned long ip, struct ftrace_block **bp);
+struct ftrace_rec *ftrace_block_find(struct ftrace_block *b, unsigned long ip);
+struct ftrace_block *ftrace_blocks_build(struct module *mod,
+					 unsigned long *start,
+					 unsigned long *end);
+void ftrace_blocks_free(struct ftrace_block *chain);
 void ftrace_site_load(struct ftrace_site *s, struct ftrace_block *b,
 		      struct ftrace_rec *r);
 void ftrace_boot_records(unsigned long *start, unsigned long *end);
@@ -131,7 +136,28 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 void ftrace_ops_drop_range(unsigned long start, unsigned long end);
 struct trace_array *ftrace_ops_array(struct ftrace_ops *ops);
 
+/* ftrace_direct.c */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+bool ftrace_ops_is_direct(struct ftrace_ops *ops);
+#else
+static inline bool ftrace_ops_is_direct(struct ftrace_ops *ops)
+{
+	return false;
+}
+#endif
+
 /* ftrace_update.c */
+struct ftrace_patch_ops {
+	int (*make_call)(struct dyn_ftrace *rec, unsigned long addr);
+	int (*make_nop)(struct module *mod, struct dyn_ftrace *rec,
+			unsigned long addr);
+	int (*modify_call)(struct dyn_ftrace *rec, unsigned long old_addr,
+			   unsigned long addr);
+};
+extern struct ftrace_ops __rcu **ftrace_plan_ops;
+unsigned int ftrace_plan_block(struct ftrace_block *b);
+int ftrace_patch_block(struct ftrace_block *b, const struct ftrace_patch_ops *p,
+		       bool enable, struct ftrace_site *failed);
 int ftrace_update_sites(int command);
 int ftrace_update_ops(struct ftrace_ops *ops);
 void ftrace_enable_new_records(struct ftrace_block *b);
@@ -169,12 +195,23 @@ struct ftrace_regex {
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 		       char *func, char *cmd, char *params, bool enable);
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);
+int ftrace_mod_defer(struct trace_array *tr, struct ftrace_hash *hash,
+		     const char *func, const char *module, bool enable);
+void ftrace_mod_clear(struct trace_array *tr, bool enable);
+void ftrace_mod_show(struct seq_file *m, struct trace_array *tr, bool enable);
+void ftrace_mod_loaded(struct module *mod);
 
 /* ftrace_pid.c */
 void ftrace_pid_ops_update(struct ftrace_ops *ops);
 
 /* ftrace_profile.c */
+#ifdef CONFIG_FUNCTION_PROFILER
 void ftrace_profile_tracefs(struct dentry *d_tracer);
+#else
+static inline void ftrace_profile_tracefs(struct dentry *d_tracer)
+{
+}
+#endif
 
 #define FTRACE_TRAMPOLINE_MOD	"__builtin__ftrace"
 #define FTRACE_TRAMPOLINE_SYM	"ftrace_trampoline"

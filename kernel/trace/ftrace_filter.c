@@ -43,7 +43,9 @@ int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
 		if (!next || !*next)
 			return -EINVAL;
 		ret = ftrace_match_to_hash(hash, func, next, false);
-		return ret > 0 ? 0 : ret ?: -EINVAL;
+		if (!ret)	/* not loaded (yet): remember it */
+			ret = ftrace_mod_defer(tr, hash, func, next, enable);
+		return ret > 0 ? 0 : ret;
 	}
 	if (!tr)
 		return -EINVAL;

@@ -140,6 +140,8 @@ static void show_extras(struct seq_file *m, struct fs_iter *it)
 	if (ftrace_hash_empty(it->shown) &&
 	    (it->kind == FS_NOTRACE || it->kind == FS_GRAPH_NOTRACE))
 		seq_puts(m, "#### no functions disabled ####\n");
+	if (it->kind == FS_FILTER || it->kind == FS_NOTRACE)
+		ftrace_mod_show(m, it->tr, it->kind == FS_FILTER);
 	if (it->kind == FS_FILTER && it->tr)
 		ftrace_probes_show(m, it->tr);
 }
@@ -226,6 +228,8 @@ static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
 		it->hash = ftrace_hash_copy((file->f_flags & O_TRUNC) ? NULL : cur);
 		if (!it->hash)
 			goto fail;
+		if ((file->f_flags & O_TRUNC) && kind <= FS_NOTRACE)
+			ftrace_mod_clear(it->tr, kind == FS_FILTER);
 	}
 	mutex_unlock(&ftrace_lock);
 	if (!(file->f_mode & FMODE_READ)) {

@@ -270,8 +270,7 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	if (!is_kernel_core_data((unsigned long)ops))
 		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
 	if (ops->flags & FTRACE_OPS_FL_PID) {
-		if (!ops->saved_func)
-			ops->saved_func = ops->func;
+		ops->saved_func = ops->func;
 		ftrace_pid_ops_update(ops);
 	}
 	rcu_assign_pointer(ops->next, list_first());
@@ -349,6 +348,8 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 	if (tramp)
 		arch_ftrace_trampoline_free(ops);
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)
+		ops->func = ops->saved_func;
 	return ret;
 }
 
@@ -445,10 +446,9 @@ void ftrace_ops_drop_range(unsigned long start, unsigned long end)
 	lockdep_assert_held(&ftrace_lock);
 	for (op = list_first(); op != &ftrace_list_end; op = list_next(op))
 		drop_ops_range(op, start, end);
-	mutex_lock(&trace_types_lock);
+	lockdep_assert_held(&trace_types_lock);
 	list_for_each_entry(tr, &ftrace_trace_arrays, list)
 		drop_ops_range(tr->ops, start, end);
-	mutex_unlock(&trace_types_lock);
 	drop_ops_range(&global_ops, start, end);
 	ftrace_hash_drop_range(rcu_dereference_raw(ftrace_graph_hash), start, end);
 	ftrace_hash_drop_range(rcu_dereference_raw(ftrace_graph_notrace_hash),

@@ -110,20 +110,34 @@ static bool block_covers(const struct ftrace_block *b, unsigned long ip)
 struct ftrace_rec *ftrace_find_rec(unsigned long ip, struct ftrace_block **bp)
 {
 	struct ftrace_block *b;
-	unsigned long off;
 	struct ftrace_rec *r;
 
 	for_each_ftrace_block(b) {
-		if (!block_covers(b, ip))
-			continue;
-		off = ip - b->base;
-		r = bsearch(&off, b->recs, b->count, sizeof(*r), cmp_rec);
+		r = ftrace_block_find(b, ip);
 		if (r && bp)
 			*bp = b;
 		if (r)
 			return r;
 	}
 	return NULL;
+}
+
+/**
+ * ftrace_block_find - the record of @ip in block @b
+ * @b: a block
+ * @ip: exact call-site address
+ *
+ * Return: the record, or NULL.
+ */
+struct ftrace_rec *ftrace_block_find(struct ftrace_block *b, unsigned long ip)
+{
+	unsigned long off;
+
+	if (!block_covers(b, ip))
+		return NULL;
+	off = ip - b->base;
+	return bsearch(&off, b->recs, b->count, sizeof(struct ftrace_rec),
+		       cmp_rec);
 }
 
 /* The first record of @b at or after @ip (b->count if none). */
@@ -300,12 +314,20 @@ static bool is_sorted(const unsigned long *p, unsigned long n)
 	return true;
 }
 
-/*
- * Build unpublished blocks for the table [@start, @end) of @mod, chained
- * through ->next.  Zero entries are records recordmcount cancelled (dead
- * copies of overridden weak functions); duplicates are dropped.
+/**
+ * ftrace_blocks_build - records for an address table, not yet published
+ * @mod: the module the table belongs to, NULL for vmlinux
+ * @start: first entry of the table (sorted in place if needed)
+ * @end: one past the last entry
+ *
+ * Zero entries are records recordmcount cancelled (dead copies of
+ * overridden weak functions); duplicates are dropped.  Module records
+ * start out disabled.
+ *
+ * Return: a chain of blocks linked through ->next, NULL for an empty
+ * table, or ERR_PTR(-ENOMEM).
  */
-static struct ftrace_block *build_blocks(struct module *mod,
+struct ftrace_block *ftrace_blocks_build(struct module *mod,
 					 unsigned long *start,
 					 unsigned long *end)
 {
@@ -337,12 +359,23 @@ static struct ftrace_block *build_blocks(struct module *mod,
 	}
 	return head;
 nomem:
-	while (head) {
-		b = rcu_dereference_raw(head->next);
-		block_free(head);
-		head = b;
-	}
+	ftrace_blocks_free(head);
 	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * ftrace_blocks_free - free an unpublished chain of blocks
+ * @chain: the chain from ftrace_blocks_build(), may be NULL
+ */
+void ftrace_blocks_free(struct ftrace_block *chain)
+{
+	struct ftrace_block *next;
+
+	while (chain) {
+		next = rcu_dereference_raw(chain->next);
+		block_free(chain);
+		chain = next;
+	}
 }
 
 /* Publish a chain of blocks at the end of the list. */
@@ -364,7 +397,7 @@ static int add_table(struct module *mod, unsigned long *start,
 {
 	struct ftrace_block *chain, *b;
 
-	chain = build_blocks(mod, start, end);
+	chain = ftrace_blocks_build(mod, start, end);
 	if (IS_ERR_OR_NULL(chain))
 		return PTR_ERR_OR_ZERO(chain);
 	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
@@ -399,6 +432,19 @@ void __init ftrace_boot_records(unsigned long *start, unsigned long *end)
 		bytes_per_record_x100() % 100, div_u64(t1 - t0, 1000));
 }
 
+/* Lock order: trace_types_lock (trace arrays), then ftrace_lock. */
+static void lock_both(void)
+{
+	mutex_lock(&trace_types_lock);
+	mutex_lock(&ftrace_lock);
+}
+
+static void unlock_both(void)
+{
+	mutex_unlock(&ftrace_lock);
+	mutex_unlock(&trace_types_lock);
+}
+
 /**
  * ftrace_module_init - create the records of a module being loaded
  * @mod: the module; its text is laid out but not yet running
@@ -427,7 +473,9 @@ void ftrace_module_enable(struct module *mod)
 	struct ftrace_block *b;
 	struct ftrace_rec *r;
 
-	mutex_lock(&ftrace_lock);
+	lock_both();
+	if (!ftrace_dead)
+		ftrace_mod_loaded(mod);
 	for_each_ftrace_block(b) {
 		if (b->mod != mod)
 			continue;
@@ -436,7 +484,7 @@ void ftrace_module_enable(struct module *mod)
 		if (!ftrace_dead)
 			ftrace_enable_new_records(b);
 	}
-	mutex_unlock(&ftrace_lock);
+	unlock_both();
 }
 
 static void block_free_rcu(struct rcu_head *head)
@@ -490,8 +538,8 @@ static void remove_range(struct module *mod, unsigned long start,
 		ftrace_update_tot_cnt -= b->count - keep;
 		call_rcu(&b->rcu, block_free_rcu);
 	}
-	ftrace_ops_drop_range(start, end);
 }
+
 
 /**
  * ftrace_release_mod - drop every record of a module
@@ -499,9 +547,15 @@ static void remove_range(struct module *mod, unsigned long start,
  */
 void ftrace_release_mod(struct module *mod)
 {
-	mutex_lock(&ftrace_lock);
+	unsigned long core = (unsigned long)mod->core_layout.base;
+	unsigned long init = (unsigned long)mod->init_layout.base;
+
+	lock_both();
 	remove_range(mod, 0, ULONG_MAX);
-	mutex_unlock(&ftrace_lock);
+	ftrace_ops_drop_range(core, core + mod->core_layout.size);
+	if (init)
+		ftrace_ops_drop_range(init, init + mod->init_layout.size);
+	unlock_both();
 }
 
 /**
@@ -512,9 +566,10 @@ void ftrace_release_mod(struct module *mod)
  */
 void ftrace_free_mem(struct module *mod, void *start, void *end)
 {
-	mutex_lock(&ftrace_lock);
+	lock_both();
 	remove_range(mod, (unsigned long)start, (unsigned long)end);
-	mutex_unlock(&ftrace_lock);
+	ftrace_ops_drop_range((unsigned long)start, (unsigned long)end);
+	unlock_both();
 	/* The caller frees the text next; no lookup may still see it. */
 	synchronize_rcu();
 }

@@ -87,57 +87,80 @@ static void slots_gc(void)
 }
 
 /*
- * The one active ops that wants @ip, if exactly one does; the trampoline
- * that ops would have the site call goes to *@tramp (0 if none).
+ * The ops list the plan reads: ftrace_ops_list, except while a KUnit test
+ * plans its own blocks against its own ops (under ftrace_lock).
  */
-static unsigned int who_wants(unsigned long ip, bool *regs, bool *ipmod,
-			      unsigned long *tramp)
+struct ftrace_ops __rcu **ftrace_plan_ops = &ftrace_ops_list;
+
+/* What the active ops want of one call site. */
+struct want {
+	unsigned int n;		/* how many ops want it */
+	unsigned int ipmod;	/* how many of them may change the IP */
+	bool regs;		/* one of them needs saved registers */
+	bool direct;		/* the direct-call ops is one of them */
+	unsigned long tramp;	/* the single ops' trampoline, if any */
+};
+
+static void who_wants(unsigned long ip, struct want *w)
 {
 	struct ftrace_ops *op, *last = NULL;
-	unsigned int n = 0;
 
-	*regs = *ipmod = false;
-	do_for_each_ftrace_op(op, ftrace_ops_list) {
+	memset(w, 0, sizeof(*w));
+	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
 		if (!ftrace_ops_active(op) || !ftrace_ops_wants(op, ip))
 			continue;
-		n++;
+		w->n++;
 		last = op;
-		*regs |= !!(op->flags & FTRACE_OPS_FL_SAVE_REGS);
-		*ipmod |= !!(op->flags & FTRACE_OPS_FL_IPMODIFY);
+		w->regs |= !!(op->flags & FTRACE_OPS_FL_SAVE_REGS);
+		w->ipmod += !!(op->flags & FTRACE_OPS_FL_IPMODIFY);
+		w->direct |= ftrace_ops_is_direct(op);
 	} while_for_each_ftrace_op(op);
-	*tramp = n == 1 ? last->trampoline : 0;
-	return n;
+	if (w->n == 1 && !w->direct)
+		w->tramp = last->trampoline;
 }
 
-/* Step 1 for one block: store each record's wanted state. */
-static void plan_block(struct ftrace_block *b)
+/*
+ * Step 1 for one block: store each record's wanted state.
+ *
+ * Return: the number of sites two ops want to change the IP of (such an
+ * update is refused).
+ */
+unsigned int ftrace_plan_block(struct ftrace_block *b)
 {
-	unsigned long tramp;
+	unsigned int conflicts = 0;
 	struct ftrace_rec *r;
-	bool regs, ipmod;
-	unsigned int n;
+	struct want w;
 	u32 f;
 
 	for (r = b->recs; r < b->recs + b->count; r++) {
-		n = who_wants(ftrace_rec_ip(b, r), &regs, &ipmod, &tramp);
-		f = (r->flags & REC_STATE) | min_t(unsigned int, n, REC_REF_MASK);
-		if (regs)
+		who_wants(ftrace_rec_ip(b, r), &w);
+		f = (r->flags & REC_STATE) | min_t(unsigned int, w.n, REC_REF_MASK);
+		if (w.regs)
 			f |= FTRACE_FL_REGS;
-		if (ipmod)
+		if (w.ipmod)
 			f |= FTRACE_FL_IPMODIFY;
-		if (tramp)
+		if (w.tramp)
 			f |= FTRACE_FL_TRAMP;
+		if (w.direct)
+			f |= FTRACE_FL_DIRECT;
+		conflicts += w.ipmod > 1;
 		r->flags = f;
 	}
+	return conflicts;
 }
 
 static unsigned long new_tramp(unsigned long ip)
 {
-	unsigned long tramp;
-	bool regs, ipmod;
+	struct want w;
 
-	who_wants(ip, &regs, &ipmod, &tramp);
-	return tramp;
+	who_wants(ip, &w);
+	return w.tramp;
+}
+
+/* A direct site calls its target itself only when nothing else wants it. */
+static bool want_direct_en(u32 f)
+{
+	return (f & FTRACE_FL_DIRECT) && (f & REC_REF_MASK) == 1;
 }
 
 /* What the site of a record with flag word @f must have done to it. */
@@ -151,7 +174,8 @@ static int rec_action(unsigned long ip, u32 f, bool enable)
 	if (!(f & FTRACE_FL_ENABLED))
 		return FTRACE_UPDATE_MAKE_CALL;
 	if (!(f & FTRACE_FL_REGS) != !(f & FTRACE_FL_REGS_EN) ||
-	    !(f & FTRACE_FL_TRAMP) != !(f & FTRACE_FL_TRAMP_EN))
+	    !(f & FTRACE_FL_TRAMP) != !(f & FTRACE_FL_TRAMP_EN) ||
+	    want_direct_en(f) != !!(f & FTRACE_FL_DIRECT_EN))
 		return FTRACE_UPDATE_MODIFY_CALL;
 	if ((f & FTRACE_FL_TRAMP) && tramp_slot[rec_slot(f)] != new_tramp(ip))
 		return FTRACE_UPDATE_MODIFY_CALL;
@@ -191,10 +215,13 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 	switch (act) {
 	case FTRACE_UPDATE_MAKE_CALL:
 	case FTRACE_UPDATE_MODIFY_CALL:
-		f &= ~(FTRACE_FL_REGS_EN | FTRACE_FL_TRAMP_EN | REC_SLOT_MASK);
+		f &= ~(FTRACE_FL_REGS_EN | FTRACE_FL_TRAMP_EN |
+		       FTRACE_FL_DIRECT_EN | REC_SLOT_MASK);
 		f |= FTRACE_FL_ENABLED;
 		if (f & FTRACE_FL_REGS)
 			f |= FTRACE_FL_REGS_EN;
+		if (want_direct_en(f))
+			f |= FTRACE_FL_DIRECT_EN;
 		if (f & FTRACE_FL_TRAMP) {
 			f |= FTRACE_FL_TRAMP_EN;
 			f |= slot_for(new_tramp(rec->ip)) << REC_SLOT_SHIFT;
@@ -227,6 +254,8 @@ unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
 	u32 f = site_rec(rec)->flags;
 	unsigned long tramp;
 
+	if (want_direct_en(f) && ftrace_find_rec_direct(rec->ip))
+		return ftrace_find_rec_direct(rec->ip);
 	if (f & FTRACE_FL_TRAMP) {
 		tramp = new_tramp(rec->ip);
 		if (tramp)
@@ -245,6 +274,8 @@ unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
 {
 	u32 f = site_rec(rec)->flags;
 
+	if ((f & FTRACE_FL_DIRECT_EN) && ftrace_find_rec_direct(rec->ip))
+		return ftrace_find_rec_direct(rec->ip);
 	if (f & FTRACE_FL_TRAMP_EN)
 		return tramp_slot[rec_slot(f)];
 	return caller_addr(f & FTRACE_FL_REGS_EN);
@@ -308,38 +339,76 @@ void ftrace_bug(int err, struct dyn_ftrace *rec)
 	WARN(1, "ftrace: call site update failed\n");
 }
 
-/* Patch one site to its wanted state. */
-static int patch_site(struct ftrace_block *b, struct ftrace_rec *r, bool enable)
+static int arch_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
+			    unsigned long addr)
 {
-	struct ftrace_site s;
-	int act, ret = 0;
+	return ftrace_modify_call(rec, old_addr, addr);
+}
 
-	ftrace_site_load(&s, b, r);
-	act = ftrace_test_record(&s.dyn, enable);
-	switch (act) {
+/* The arch's write primitives, as the generic batch uses them. */
+static const struct ftrace_patch_ops arch_patch = {
+	.make_call	= ftrace_make_call,
+	.make_nop	= ftrace_make_nop,
+	.modify_call	= arch_modify_call,
+};
+
+/* Patch one site to its wanted state; on failure @s describes the site. */
+static int patch_site(struct ftrace_block *b, struct ftrace_rec *r,
+		      const struct ftrace_patch_ops *p, bool enable,
+		      struct ftrace_site *s)
+{
+	int ret = 0;
+
+	ftrace_site_load(s, b, r);
+	switch (ftrace_test_record(&s->dyn, enable)) {
 	case FTRACE_UPDATE_IGNORE:
 		return 0;
 	case FTRACE_UPDATE_MAKE_CALL:
 		ftrace_bug_type = FTRACE_BUG_CALL;
-		ret = ftrace_make_call(&s.dyn, ftrace_get_addr_new(&s.dyn));
+		ret = p->make_call(&s->dyn, ftrace_get_addr_new(&s->dyn));
 		break;
 	case FTRACE_UPDATE_MAKE_NOP:
 		ftrace_bug_type = FTRACE_BUG_NOP;
-		ret = ftrace_make_nop(b->mod, &s.dyn,
-				      ftrace_get_addr_curr(&s.dyn));
+		ret = p->make_nop(b->mod, &s->dyn, ftrace_get_addr_curr(&s->dyn));
 		break;
 	case FTRACE_UPDATE_MODIFY_CALL:
 		ftrace_bug_type = FTRACE_BUG_UPDATE;
-		ret = ftrace_modify_call(&s.dyn, ftrace_get_addr_curr(&s.dyn),
-					 ftrace_get_addr_new(&s.dyn));
+		ret = p->modify_call(&s->dyn, ftrace_get_addr_curr(&s->dyn),
+				     ftrace_get_addr_new(&s->dyn));
 		break;
 	}
-	if (ret) {
-		ftrace_bug(ret, &s.dyn);
-		return ret;
+	if (!ret)
+		ftrace_update_record(&s->dyn, enable);
+	return ret;
+}
+
+/**
+ * ftrace_patch_block - patch every site of @b whose state differs
+ * @b: a planned block
+ * @p: the write primitives (the arch's, or a test's)
+ * @enable: false to turn every site off
+ * @failed: receives the site that could not be patched
+ *
+ * Stops at the first failure; that site is not modified and the caller
+ * decides what to do (the core shuts ftrace off).
+ *
+ * Return: the number of sites patched, or the back end's negative error.
+ */
+int ftrace_patch_block(struct ftrace_block *b, const struct ftrace_patch_ops *p,
+		       bool enable, struct ftrace_site *failed)
+{
+	struct ftrace_rec *r;
+	int ret, n = 0;
+	u32 before;
+
+	for (r = b->recs; r < b->recs + b->count; r++) {
+		before = r->flags;
+		ret = patch_site(b, r, p, enable, failed);
+		if (ret)
+			return ret;
+		n += r->flags != before;
 	}
-	ftrace_update_record(&s.dyn, enable);
-	return 0;
+	return n;
 }
 
 /**
@@ -352,12 +421,16 @@ static int patch_site(struct ftrace_block *b, struct ftrace_rec *r, bool enable)
 void __weak ftrace_replace_code(int mod_flags)
 {
 	bool enable = mod_flags & FTRACE_MODIFY_ENABLE_FL;
+	struct ftrace_site failed;
 	struct ftrace_block *b;
-	struct ftrace_rec *r;
+	int ret;
 
-	for_each_ftrace_rec(b, r) {
-		if (patch_site(b, r, enable))
+	for_each_ftrace_block(b) {
+		ret = ftrace_patch_block(b, &arch_patch, enable, &failed);
+		if (ret < 0) {
+			ftrace_bug(ret, &failed.dyn);
 			return;
+		}
 		if (mod_flags & FTRACE_MODIFY_MAY_SLEEP_FL)
 			cond_resched();
 	}
@@ -487,7 +560,9 @@ static struct ftrace_ops *patched_op = &ftrace_list_end;
  * Called with ftrace_lock held, after any change to the ops list, an ops'
  * hashes or ftrace_enabled.
  *
- * Return: 0, or -ENODEV if ftrace is (or has just become) dead.
+ * Return: 0, -EBUSY if two ops would change the IP of one function (the
+ * caller must undo its change and update again), or -ENODEV if ftrace is
+ * (or has just become) dead.
  */
 int ftrace_run_update(int command)
 {
@@ -497,8 +572,12 @@ int ftrace_run_update(int command)
 	if (ftrace_dead)
 		return -ENODEV;
 	if (command & FTRACE_UPDATE_CALLS) {
+		unsigned int conflicts = 0;
+
 		for_each_ftrace_block(b)
-			plan_block(b);
+			conflicts += ftrace_plan_block(b);
+		if (conflicts)
+			return -EBUSY;
 		if (!sites_differ())
 			command &= ~FTRACE_UPDATE_CALLS;
 	}
@@ -523,15 +602,16 @@ int ftrace_run_update(int command)
  */
 void ftrace_enable_new_records(struct ftrace_block *b)
 {
-	struct ftrace_rec *r;
+	struct ftrace_site failed;
+	int ret;
 
 	lockdep_assert_held(&ftrace_lock);
-	plan_block(b);
+	ftrace_plan_block(b);
 	ftrace_arch_code_modify_prepare();
-	for (r = b->recs; r < b->recs + b->count; r++)
-		if (patch_site(b, r, true))
-			break;
+	ret = ftrace_patch_block(b, &arch_patch, true, &failed);
 	ftrace_arch_code_modify_post_process();
+	if (ret < 0)
+		ftrace_bug(ret, &failed.dyn);
 }
 
 /*

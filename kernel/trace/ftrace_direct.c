@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Direct calls: a call site that calls a custom trampoline instead of the
+ * ftrace callers (register_ftrace_direct()).
+ *
+ * The targets live in direct_hash (entry->direct).  One ops, direct_ops,
+ * has every direct site in its filter.  When direct_ops alone wants a site,
+ * the site calls the target itself (FTRACE_FL_DIRECT_EN); when other ops
+ * share the site, it calls the register-saving caller and direct_call()
+ * tells the caller to continue into the target on its way out.
+ *
+ * Order of updates: a new target is published before the site is patched
+ * to call it; an old one is unpublished only after no site calls it.
+ */
+#include <linux/slab.h>
+
+#include "ftrace_core.h"
+
+int ftrace_direct_func_count;
+static struct ftrace_hash __rcu *direct_hash = &ftrace_empty_hash;
+static DEFINE_MUTEX(direct_mutex);
+
+/**
+ * ftrace_find_rec_direct - the direct target of the call site at @ip
+ * @ip: a call-site address
+ *
+ * Return: the target, or 0 if the site has none.
+ */
+unsigned long ftrace_find_rec_direct(unsigned long ip)
+{
+	struct ftrace_func_entry *e;
+
+	e = ftrace_lookup_ip(rcu_dereference_raw(direct_hash), ip);
+	return e ? e->direct : 0;
+}
+
+static void direct_call(unsigned long ip, unsigned long pip,
+			struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	unsigned long addr = ftrace_find_rec_direct(ip);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (addr && regs)
+		arch_ftrace_set_direct_caller(regs, addr);
+}
+
+static struct ftrace_ops direct_ops = {
+	.func	= direct_call,
+	.flags	= FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT |
+		  FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT,
+};
+
+/* Does direct_ops make the site at @ip call its target? */
+bool ftrace_ops_is_direct(struct ftrace_ops *ops)
+{
+	return ops == &direct_ops;
+}
+
+/* Publish a copy of direct_hash with @ip -> @addr (0: without @ip). */
+static int direct_set(unsigned long ip, unsigned long addr)
+{
+	struct ftrace_hash *old, *new;
+	struct ftrace_func_entry *e;
+
+	old = rcu_dereference_protected(direct_hash,
+					lockdep_is_held(&direct_mutex));
+	new = ftrace_hash_copy(old);
+	if (!new)
+		return -ENOMEM;
+	e = ftrace_lookup_ip(new, ip);
+	if (e && !addr)
+		ftrace_hash_del(new, e);
+	if (addr && !e) {
+		if (ftrace_hash_add(new, ip)) {
+			ftrace_hash_free(new);
+			return -ENOMEM;
+		}
+		e = ftrace_lookup_ip(new, ip);
+	}
+	if (addr)
+		e->direct = addr;
+	rcu_assign_pointer(direct_hash, new);
+	ftrace_direct_func_count = new->count;
+	ftrace_hash_free_rcu(old);
+	return 0;
+}
+
+/**
+ * register_ftrace_direct - make the call site of @ip call @addr
+ * @ip: a call-site address (or its function's start)
+ * @addr: the target trampoline
+ *
+ * Return: 0, -ENODEV if @ip has no call site, -EBUSY if it has a direct
+ * target already, or another negative error.
+ */
+int register_ftrace_direct(unsigned long ip, unsigned long addr)
+{
+	int ret;
+
+	ip = ftrace_location(ip);
+	if (!ip)
+		return -ENODEV;
+	mutex_lock(&direct_mutex);
+	ret = -EBUSY;
+	if (ftrace_find_rec_direct(ip))
+		goto out;
+	ret = direct_set(ip, addr);
+	if (ret)
+		goto out;
+	ret = ftrace_set_filter_ip(&direct_ops, ip, 0, 0);
+	if (!ret && !(direct_ops.flags & FTRACE_OPS_FL_ENABLED))
+		ret = register_ftrace_function(&direct_ops);
+	if (ret) {
+		ftrace_set_filter_ip(&direct_ops, ip, 1, 0);
+		direct_set(ip, 0);
+	}
+out:
+	mutex_unlock(&direct_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_ftrace_direct);
+
+/**
+ * unregister_ftrace_direct - stop the call site of @ip calling @addr
+ * @ip: the call-site address given to register_ftrace_direct()
+ * @addr: its target
+ *
+ * Return: 0, or -ENODEV if @ip does not call @addr.
+ */
+int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
+{
+	int ret = -ENODEV;
+
+	ip = ftrace_location(ip);
+	mutex_lock(&direct_mutex);
+	if (!ip || ftrace_find_rec_direct(ip) != addr)
+		goto out;
+	if (direct_hash->count == 1) {
+		ret = unregister_ftrace_function(&direct_ops);
+		ftrace_free_filter(&direct_ops);
+	} else {
+		ret = ftrace_set_filter_ip(&direct_ops, ip, 1, 0);
+	}
+	if (!ret)
+		ret = direct_set(ip, 0);
+out:
+	mutex_unlock(&direct_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(unregister_ftrace_direct);
+
+static void stub_func(unsigned long ip, unsigned long pip,
+		      struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+}
+
+/**
+ * modify_ftrace_direct - move the call site of @ip from @old_addr to @new_addr
+ * @ip: the call-site address
+ * @old_addr: its current target
+ * @new_addr: its new target
+ *
+ * While the target changes, a second (empty) ops shares the site, so the
+ * site goes through the list function and never calls a half-updated
+ * target directly.
+ *
+ * Return: 0, -ENODEV if @ip does not call @old_addr, or another error.
+ */
+int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
+			 unsigned long new_addr)
+{
+	struct ftrace_ops stub = { .func = stub_func };
+	int ret = -ENODEV;
+
+	ip = ftrace_location(ip);
+	mutex_lock(&direct_mutex);
+	if (!ip || ftrace_find_rec_direct(ip) != old_addr)
+		goto out;
+	ret = ftrace_set_filter_ip(&stub, ip, 0, 0);
+	if (!ret)
+		ret = register_ftrace_function(&stub);
+	if (!ret) {
+		ret = direct_set(ip, new_addr);
+		unregister_ftrace_function(&stub);
+	}
+	ftrace_free_filter(&stub);
+out:
+	mutex_unlock(&direct_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(modify_ftrace_direct);

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the dynamic ftrace core's logic: hashes, name matching,
+ * records, and the plan/patch engine against a fake arch that patches a
+ * buffer instead of kernel text.
+ *
+ * The fake text is an array of struct fake_site; a site holds either a
+ * NOP or a call to an address.  The fake back end reads, compares and
+ * writes like a real one: a site that does not hold what the core expects
+ * is refused with -EINVAL and left alone.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+
+#include "ftrace_core.h"
+
+/* Hashes. */
+
+static void hash_add_lookup_del(struct kunit *test)
+{
+	struct ftrace_hash *h = ftrace_hash_alloc(4), *c;
+	unsigned long ip;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(h));
+	for (ip = 0x1000; ip < 0x1000 + 100 * 16; ip += 16)
+		KUNIT_EXPECT_EQ(test, ftrace_hash_add(h, ip), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_hash_add(h, 0x1000), 0);	/* no dup */
+	KUNIT_EXPECT_EQ(test, h->count, 100UL);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(h, 0x1000 + 99 * 16));
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, 0x1008));
+	ftrace_hash_del(h, ftrace_lookup_ip(h, 0x1010));
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, 0x1010));
+	KUNIT_EXPECT_EQ(test, h->count, 99UL);
+
+	c = ftrace_hash_resized(h);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_equal(h, c));
+	KUNIT_EXPECT_EQ(test, c->size_bits, (unsigned long)fls_long(99 / 2));
+	ftrace_hash_del(c, ftrace_lookup_ip(c, 0x1000));
+	KUNIT_EXPECT_FALSE(test, ftrace_hash_equal(h, c));
+
+	ftrace_hash_drop_range(c, 0x1000, 0x1100);
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(c, 0x1020));
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(c, 0x1100));
+	ftrace_hash_free(c);
+	ftrace_hash_free(h);
+}
+
+static void hash_empty_rules(struct kunit *test)
+{
+	struct ftrace_hash *h = ftrace_hash_copy(NULL);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(NULL));
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(&ftrace_empty_hash));
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_equal(NULL, h));
+	/* A pending module filter selects nothing, not everything. */
+	h->flags |= FTRACE_HASH_FL_MOD;
+	KUNIT_EXPECT_FALSE(test, ftrace_hash_empty(h));
+	ftrace_hash_free(h);
+}
+
+static int freed;
+
+static int count_free(void *data)
+{
+	freed += (unsigned long)data;
+	return 0;
+}
+
+static void func_mapper(struct kunit *test)
+{
+	struct ftrace_func_mapper *m = allocate_ftrace_func_mapper();
+	void **slot;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, ftrace_func_mapper_add_ip(m, 0x40, (void *)1), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_func_mapper_add_ip(m, 0x40, (void *)2),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, ftrace_func_mapper_add_ip(m, 0x80, (void *)2), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_func_mapper_add_ip(m, 0xc0, (void *)4), 0);
+	slot = ftrace_func_mapper_find_ip(m, 0x80);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	KUNIT_EXPECT_PTR_EQ(test, *slot, (void *)2);
+	KUNIT_EXPECT_NULL(test, ftrace_func_mapper_find_ip(m, 0x100));
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_func_mapper_remove_ip(m, 0x40),
+			    (void *)1);
+	KUNIT_EXPECT_NULL(test, ftrace_func_mapper_remove_ip(m, 0x40));
+	freed = 0;
+	free_ftrace_func_mapper(m, count_free);
+	KUNIT_EXPECT_EQ(test, freed, 6);
+}
+
+/* Name matching. */
+
+static bool word_matches(const char *word, const char *name, bool *neg)
+{
+	struct ftrace_glob g;
+	char buf[64];
+
+	strscpy(buf, word, sizeof(buf));
+	ftrace_glob_parse(buf, strlen(buf), &g, neg);
+	return ftrace_glob_match(name, &g);
+}
+
+static void glob_kinds(struct kunit *test)
+{
+	static const struct {
+		const char *word, *name;
+		bool match;
+	} cases[] = {
+		{ "schedule", "schedule", true },
+		{ "schedule", "schedule_idle", false },
+		{ "sched*", "schedule_idle", true },
+		{ "sched*", "do_sched", false },
+		{ "*_idle", "schedule_idle", true },
+		{ "*_idle", "idle_x", false },
+		{ "*lock*", "_raw_spin_lock_irq", true },
+		{ "*lock*", "schedule", false },
+		{ "sch?dule", "schedule", true },
+		{ "sch[a-e]dule", "schedule", true },
+		{ "sch[f-z]dule", "schedule", false },
+		{ "vfs_*_iter", "vfs_read_iter", true },
+		{ "vfs_*_iter", "vfs_read", false },
+	};
+	unsigned int i;
+	bool neg;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test, word_matches(cases[i].word,
+						       cases[i].name, &neg),
+				    cases[i].match, "%s vs %s", cases[i].word,
+				    cases[i].name);
+	KUNIT_EXPECT_TRUE(test, word_matches("!vfs_read", "vfs_read", &neg));
+	KUNIT_EXPECT_TRUE(test, neg);
+}
+
+static void glob_index(struct kunit *test)
+{
+	struct ftrace_glob g;
+	char buf[] = "123";
+	bool neg;
+
+	KUNIT_EXPECT_EQ(test, ftrace_glob_parse(buf, 3, &g, &neg),
+			(int)MATCH_INDEX);
+	KUNIT_EXPECT_FALSE(test, neg);
+}
+
+/* Records. */
+
+static void records_build_and_find(struct kunit *test)
+{
+	unsigned long tab[] = { 0x5000, 0x1000, 0, 0x3000, 0x1000, 0x2000 };
+	struct ftrace_block *b;
+
+	b = ftrace_blocks_build(NULL, tab, tab + ARRAY_SIZE(tab));
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(b));
+	/* Sorted, the zero (cancelled) entry and the duplicate gone. */
+	KUNIT_EXPECT_EQ(test, b->count, 4U);
+	KUNIT_EXPECT_EQ(test, b->base, ftrace_call_adjust(0x1000UL));
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(b->next));
+	KUNIT_EXPECT_EQ(test, sizeof(b->recs[0]), (size_t)8);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_block_find(b, ftrace_call_adjust(0x3000UL)));
+	KUNIT_EXPECT_NULL(test, ftrace_block_find(b, ftrace_call_adjust(0x3001UL)));
+	KUNIT_EXPECT_NULL(test, ftrace_block_find(b, 0x800));
+	KUNIT_EXPECT_NULL(test, ftrace_block_find(b, 0x6000));
+	ftrace_blocks_free(b);
+}
+
+static void records_split_blocks(struct kunit *test)
+{
+	unsigned int n = 3000, i, total = 0, blocks = 0;
+	struct ftrace_block *chain, *b;
+	unsigned long *tab;
+
+	tab = kunit_kcalloc(test, n, sizeof(*tab), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tab);
+	for (i = 0; i < n; i++)
+		tab[i] = 0x100000 + 64UL * (n - i);	/* reversed */
+	chain = ftrace_blocks_build(NULL, tab, tab + n);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(chain));
+	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
+		KUNIT_EXPECT_LE(test, struct_size(b, recs, b->count),
+				(size_t)PAGE_SIZE);
+		KUNIT_EXPECT_NOT_NULL(test, ftrace_block_find(b,
+				ftrace_rec_ip(b, &b->recs[b->count - 1])));
+		total += b->count;
+		blocks++;
+	}
+	KUNIT_EXPECT_EQ(test, total, n);
+	KUNIT_EXPECT_GT(test, blocks, 1U);
+	ftrace_blocks_free(chain);
+}
+
+/* The plan and the patch engine, against fake text. */
+
+#define NSITES 4
+
+struct fake_site {
+	bool call;
+	unsigned long target;
+};
+
+static struct fake_site fake_text[NSITES];
+static int fake_writes;
+
+static struct fake_site *fake_at(struct dyn_ftrace *rec)
+{
+	return (struct fake_site *)rec->ip;
+}
+
+static int fake_make_call(struct dyn_ftrace *rec, unsigned long addr)
+{
+	struct fake_site *s = fake_at(rec);
+
+	if (s->call)
+		return -EINVAL;
+	s->call = true;
+	s->target = addr;
+	fake_writes++;
+	return 0;
+}
+
+static int fake_make_nop(struct module *mod, struct dyn_ftrace *rec,
+			 unsigned long addr)
+{
+	struct fake_site *s = fake_at(rec);
+
+	if (!s->call || s->target != addr)
+		return -EINVAL;
+	s->call = false;
+	fake_writes++;
+	return 0;
+}
+
+static int fake_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
+			    unsigned long addr)
+{
+	struct fake_site *s = fake_at(rec);
+
+	if (!s->call || s->target != old_addr)
+		return -EINVAL;
+	s->target = addr;
+	fake_writes++;
+	return 0;
+}
+
+static const struct ftrace_patch_ops fake_patch = {
+	.make_call = fake_make_call,
+	.make_nop = fake_make_nop,
+	.modify_call = fake_modify_call,
+};
+
+struct plan_fixture {
+	struct ftrace_block *b;
+	struct ftrace_ops a, r;
+	struct ftrace_ops __rcu *list;
+	int saved_enabled;
+};
+
+static void cb(unsigned long ip, unsigned long pip, struct ftrace_ops *op,
+	       struct ftrace_regs *fregs)
+{
+}
+
+static unsigned long site_ip(int i)
+{
+	return (unsigned long)&fake_text[i];
+}
+
+/* Ops @a traces sites 0 and 1; ops @r (saving registers) traces site 1. */
+static int plan_init(struct kunit *test)
+{
+	unsigned long tab[NSITES];
+	struct plan_fixture *f;
+	int i;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	memset(fake_text, 0, sizeof(fake_text));
+	fake_writes = 0;
+	for (i = 0; i < NSITES; i++)
+		tab[i] = site_ip(i);
+	f->b = ftrace_blocks_build(NULL, tab, tab + NSITES);
+	if (IS_ERR_OR_NULL(f->b))
+		return -ENOMEM;
+	f->a.func = cb;
+	f->r.func = cb;
+	f->r.flags = FTRACE_OPS_FL_SAVE_REGS;
+	ftrace_ops_init(&f->a);
+	ftrace_ops_init(&f->r);
+	f->a.local_hash.filter_hash = ftrace_hash_copy(NULL);
+	f->r.local_hash.filter_hash = ftrace_hash_copy(NULL);
+	if (!f->a.local_hash.filter_hash || !f->r.local_hash.filter_hash)
+		return -ENOMEM;
+	ftrace_hash_add(f->a.local_hash.filter_hash, site_ip(0));
+	ftrace_hash_add(f->a.local_hash.filter_hash, site_ip(1));
+	ftrace_hash_add(f->r.local_hash.filter_hash, site_ip(1));
+	f->a.flags |= FTRACE_OPS_FL_ENABLED;
+	f->r.flags |= FTRACE_OPS_FL_ENABLED;
+	RCU_INIT_POINTER(f->a.next, &f->r);
+	RCU_INIT_POINTER(f->r.next, &ftrace_list_end);
+	RCU_INIT_POINTER(f->list, &f->a);
+
+	mutex_lock(&ftrace_lock);
+	f->saved_enabled = ftrace_enabled;
+	ftrace_enabled = 1;
+	ftrace_plan_ops = &f->list;
+	test->priv = f;
+	return 0;
+}
+
+static void plan_exit(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+
+	ftrace_plan_ops = &ftrace_ops_list;
+	ftrace_enabled = f->saved_enabled;
+	mutex_unlock(&ftrace_lock);
+	ftrace_hash_free(f->a.local_hash.filter_hash);
+	ftrace_hash_free(f->r.local_hash.filter_hash);
+	ftrace_blocks_free(f->b);
+}
+
+static struct ftrace_rec *rec_of(struct plan_fixture *f, int i)
+{
+	return ftrace_block_find(f->b, site_ip(i));
+}
+
+static void plan_counts_and_flags(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 1U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 2U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 2)), 0U);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & FTRACE_FL_REGS);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & FTRACE_FL_REGS);
+	/* Planning patches nothing. */
+	KUNIT_EXPECT_EQ(test, fake_writes, 0);
+}
+
+static void patch_exactly_the_changes(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_site failed;
+
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
+						 &failed), 2);
+	KUNIT_EXPECT_TRUE(test, fake_text[0].call);
+	KUNIT_EXPECT_EQ(test, fake_text[0].target, (unsigned long)FTRACE_ADDR);
+	KUNIT_EXPECT_TRUE(test, fake_text[1].call);
+	KUNIT_EXPECT_EQ(test, fake_text[1].target,
+			(unsigned long)FTRACE_REGS_ADDR);
+	KUNIT_EXPECT_FALSE(test, fake_text[2].call);
+	KUNIT_EXPECT_EQ(test, fake_writes, 2);
+
+	/* Nothing changed: nothing is written. */
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
+						 &failed), 0);
+	KUNIT_EXPECT_EQ(test, fake_writes, 2);
+
+	/* The register-saving ops leaves: only site 1 changes. */
+	f->r.flags &= ~FTRACE_OPS_FL_ENABLED;
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
+						 &failed), 1);
+	KUNIT_EXPECT_EQ(test, fake_text[1].target, (unsigned long)FTRACE_ADDR);
+	KUNIT_EXPECT_EQ(test, fake_writes, 3);
+
+	/* Everything off. */
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, false,
+						 &failed), 2);
+	KUNIT_EXPECT_FALSE(test, fake_text[0].call);
+	KUNIT_EXPECT_FALSE(test, fake_text[1].call);
+}
+
+static void trampoline_for_a_lone_ops(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	unsigned long tramp = site_ip(3);	/* any distinct address */
+	struct ftrace_site failed;
+
+	f->a.trampoline = tramp;
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 0)->flags & FTRACE_FL_TRAMP);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 1)->flags & FTRACE_FL_TRAMP);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
+						 &failed), 2);
+	KUNIT_EXPECT_EQ(test, fake_text[0].target, tramp);
+	KUNIT_EXPECT_EQ(test, fake_text[1].target,
+			(unsigned long)FTRACE_REGS_ADDR);
+	/* Turning off must expect the trampoline call it made. */
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, false,
+						 &failed), 2);
+	KUNIT_EXPECT_FALSE(test, fake_text[0].call);
+}
+
+static void mismatch_is_not_written(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_site failed;
+
+	ftrace_plan_block(f->b);
+	fake_text[0].call = true;	/* someone else wrote the site */
+	fake_text[0].target = 0x1234;
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
+						 &failed), -EINVAL);
+	KUNIT_EXPECT_EQ(test, failed.dyn.ip, site_ip(0));
+	KUNIT_EXPECT_EQ(test, fake_text[0].target, 0x1234UL);
+	KUNIT_EXPECT_EQ(test, fake_writes, 0);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & FTRACE_FL_ENABLED);
+}
+
+static void ipmodify_conflict(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+
+	f->a.flags |= FTRACE_OPS_FL_IPMODIFY;
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	f->r.flags |= FTRACE_OPS_FL_IPMODIFY;
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 1U);
+}
+
+static void notrace_and_disabled(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_site failed;
+
+	f->a.local_hash.notrace_hash = ftrace_hash_copy(NULL);
+	KUNIT_ASSERT_NOT_NULL(test, f->a.local_hash.notrace_hash);
+	ftrace_hash_add(f->a.local_hash.notrace_hash, site_ip(0));
+	rec_of(f, 1)->flags |= FTRACE_FL_DISABLED;
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
+						 &failed), 0);
+	KUNIT_EXPECT_EQ(test, fake_writes, 0);
+	ftrace_hash_free(f->a.local_hash.notrace_hash);
+	f->a.local_hash.notrace_hash = NULL;
+}
+
+static struct kunit_case hash_cases[] = {
+	KUNIT_CASE(hash_add_lookup_del),
+	KUNIT_CASE(hash_empty_rules),
+	KUNIT_CASE(func_mapper),
+	{}
+};
+
+static struct kunit_case match_cases[] = {
+	KUNIT_CASE(glob_kinds),
+	KUNIT_CASE(glob_index),
+	{}
+};
+
+static struct kunit_case record_cases[] = {
+	KUNIT_CASE(records_build_and_find),
+	KUNIT_CASE(records_split_blocks),
+	{}
+};
+
+static struct kunit_case plan_cases[] = {
+	KUNIT_CASE(plan_counts_and_flags),
+	KUNIT_CASE(patch_exactly_the_changes),
+	KUNIT_CASE(trampoline_for_a_lone_ops),
+	KUNIT_CASE(mismatch_is_not_written),
+	KUNIT_CASE(ipmodify_conflict),
+	KUNIT_CASE(notrace_and_disabled),
+	{}
+};
+
+static struct kunit_suite hash_suite = {
+	.name = "ftrace-hash",
+	.test_cases = hash_cases,
+};
+
+static struct kunit_suite match_suite = {
+	.name = "ftrace-match",
+	.test_cases = match_cases,
+};
+
+static struct kunit_suite record_suite = {
+	.name = "ftrace-records",
+	.test_cases = record_cases,
+};
+
+static struct kunit_suite plan_suite = {
+	.name = "ftrace-plan",
+	.init = plan_init,
+	.exit = plan_exit,
+	.test_cases = plan_cases,
+};
+
+kunit_test_suites(&hash_suite, &match_suite, &record_suite, &plan_suite);
+
+MODULE_LICENSE("GPL");

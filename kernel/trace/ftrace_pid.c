@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID filters: set_ftrace_pid and set_ftrace_notrace_pid.
+ *
+ * Each trace array has two pid lists.  A sched_switch probe works out,
+ * per CPU, whether the task switched in is traced and stores the answer in
+ * the CPU's trace_array_cpu.ftrace_ignore_pid; the callbacks then test one
+ * per-CPU word.  Ops that honour pid filters (FTRACE_OPS_FL_PID) are
+ * called through pid_func() while a list is set, and directly otherwise.
+ */
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <trace/events/sched.h>
+
+#include "ftrace_core.h"
+
+static bool pids_set(struct trace_array *tr)
+{
+	return rcu_access_pointer(tr->function_pids) ||
+	       rcu_access_pointer(tr->function_no_pids);
+}
+
+static void pid_func(unsigned long ip, unsigned long parent_ip,
+		     struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct trace_array *tr = op->private;
+	int pid;
+
+	if (tr) {
+		pid = this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid);
+		if (pid == FTRACE_PID_IGNORE)
+			return;
+		if (pid != FTRACE_PID_TRACE && pid != current->pid)
+			return;
+	}
+	op->saved_func(ip, parent_ip, op, fregs);
+}
+
+/* Point an FTRACE_OPS_FL_PID ops at pid_func() or at its own func. */
+void ftrace_pid_ops_update(struct ftrace_ops *ops)
+{
+	struct trace_array *tr = ops->private;
+
+	if (!(ops->flags & FTRACE_OPS_FL_PID) || !ops->saved_func)
+		return;
+	ops->func = tr && pids_set(tr) ? pid_func : ops->saved_func;
+}
+
+/* Re-aim every registered pid-aware ops after a list changed. */
+static void update_pid_ops(void)
+{
+	struct ftrace_ops *op;
+
+	lockdep_assert_held(&ftrace_lock);
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
+		if (!(op->flags & FTRACE_OPS_FL_PID) ||
+		    !(op->flags & FTRACE_OPS_FL_ENABLED))
+			continue;
+		ftrace_pid_ops_update(op);
+		if (op->trampoline && (op->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+			arch_ftrace_update_trampoline(op);
+	} while_for_each_ftrace_op(op);
+	ftrace_run_update(0);
+}
+
+static void sched_switch_probe(void *data, bool preempt,
+			       struct task_struct *prev,
+			       struct task_struct *next,
+			       unsigned int prev_state)
+{
+	struct trace_array *tr = data;
+	struct trace_pid_list *pids, *no_pids;
+
+	pids = rcu_dereference_sched(tr->function_pids);
+	no_pids = rcu_dereference_sched(tr->function_no_pids);
+	this_cpu_write(tr->array_buffer.data->ftrace_ignore_pid,
+		       trace_ignore_this_task(pids, no_pids, next) ?
+		       FTRACE_PID_IGNORE : next->pid);
+}
+
+/* Set this CPU's answer for the task running now. */
+static void mark_current(void *data)
+{
+	struct trace_array *tr = data;
+
+	sched_switch_probe(tr, false, NULL, current, 0);
+}
+
+static void mark_all_traced(struct trace_array *tr)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(tr->array_buffer.data, cpu)->ftrace_ignore_pid =
+			FTRACE_PID_TRACE;
+}
+
+static struct trace_pid_list __rcu **pid_slot(struct trace_array *tr, bool no)
+{
+	return no ? &tr->function_no_pids : &tr->function_pids;
+}
+
+/* Empty one list; drop the probe when both are empty. */
+static void pid_reset(struct trace_array *tr, bool no)
+{
+	struct trace_pid_list *old;
+
+	lockdep_assert_held(&ftrace_lock);
+	old = rcu_dereference_protected(*pid_slot(tr, no),
+					lockdep_is_held(&ftrace_lock));
+	if (!old)
+		return;
+	rcu_assign_pointer(*pid_slot(tr, no), NULL);
+	if (!pids_set(tr)) {
+		unregister_trace_sched_switch(sched_switch_probe, tr);
+		mark_all_traced(tr);
+	}
+	update_pid_ops();
+	synchronize_rcu();
+	trace_pid_list_free(old);
+}
+
+/**
+ * ftrace_clear_pids - empty both pid lists of a trace array
+ * @tr: the trace array
+ */
+void ftrace_clear_pids(struct trace_array *tr)
+{
+	mutex_lock(&ftrace_lock);
+	pid_reset(tr, false);
+	pid_reset(tr, true);
+	mutex_unlock(&ftrace_lock);
+}
+
+static void fork_probe(void *data, struct task_struct *self,
+		       struct task_struct *task)
+{
+	struct trace_array *tr = data;
+
+	trace_filter_add_remove_task(rcu_dereference_sched(tr->function_pids),
+				     self, task);
+	trace_filter_add_remove_task(rcu_dereference_sched(tr->function_no_pids),
+				     self, task);
+}
+
+static void exit_probe(void *data, struct task_struct *task)
+{
+	struct trace_array *tr = data;
+
+	trace_filter_add_remove_task(rcu_dereference_sched(tr->function_pids),
+				     NULL, task);
+	trace_filter_add_remove_task(rcu_dereference_sched(tr->function_no_pids),
+				     NULL, task);
+}
+
+/**
+ * ftrace_pid_follow_fork - make children inherit their parent's pid filter
+ * @tr: the trace array
+ * @enable: follow forks (the function-fork option) or stop following
+ */
+void ftrace_pid_follow_fork(struct trace_array *tr, bool enable)
+{
+	if (enable) {
+		register_trace_sched_process_fork(fork_probe, tr);
+		register_trace_sched_process_free(exit_probe, tr);
+	} else {
+		unregister_trace_sched_process_fork(fork_probe, tr);
+		unregister_trace_sched_process_free(exit_probe, tr);
+	}
+}
+
+/* Reading: the pids, or "no pid" when the list is empty. */
+#define NO_PIDS ((void *)1)
+
+static bool pid_file_no(struct seq_file *m)
+{
+	return (unsigned long)m->file->f_inode->i_private & 1;
+}
+
+static struct trace_array *pid_file_tr(struct file *file)
+{
+	return (void *)((unsigned long)file->f_inode->i_private & ~1UL);
+}
+
+static void *pid_start(struct seq_file *m, loff_t *pos)
+{
+	struct trace_array *tr = m->private;
+	struct trace_pid_list *list;
+
+	mutex_lock(&ftrace_lock);
+	rcu_read_lock_sched();
+	list = rcu_dereference_sched(*pid_slot(tr, pid_file_no(m)));
+	if (!list)
+		return *pos ? NULL : NO_PIDS;
+	return trace_pid_start(list, pos);
+}
+
+static void *pid_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct trace_array *tr = m->private;
+	struct trace_pid_list *list;
+
+	list = rcu_dereference_sched(*pid_slot(tr, pid_file_no(m)));
+	if (v == NO_PIDS) {
+		(*pos)++;
+		return NULL;
+	}
+	return trace_pid_next(list, v, pos);
+}
+
+static void pid_stop(struct seq_file *m, void *v)
+{
+	rcu_read_unlock_sched();
+	mutex_unlock(&ftrace_lock);
+}
+
+static int pid_show(struct seq_file *m, void *v)
+{
+	if (v == NO_PIDS) {
+		seq_puts(m, "no pid\n");
+		return 0;
+	}
+	return trace_pid_show(m, v);
+}
+
+static const struct seq_operations pid_seq_ops = {
+	.start = pid_start,
+	.next = pid_next,
+	.stop = pid_stop,
+	.show = pid_show,
+};
+
+static int pid_open(struct inode *inode, struct file *file)
+{
+	struct trace_array *tr = pid_file_tr(file);
+	int ret = tracing_check_open_get_tr(tr);
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&ftrace_lock);
+		pid_reset(tr, (unsigned long)inode->i_private & 1);
+		mutex_unlock(&ftrace_lock);
+	}
+	if (file->f_mode & FMODE_READ) {
+		ret = seq_open(file, &pid_seq_ops);
+		if (!ret)
+			((struct seq_file *)file->private_data)->private = tr;
+	}
+	if (ret)
+		trace_array_put(tr);
+	return ret;
+}
+
+static ssize_t pid_write(struct file *file, const char __user *ubuf,
+			 size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = pid_file_tr(file);
+	bool no = (unsigned long)file->f_inode->i_private & 1;
+	struct trace_pid_list *old, *list = NULL;
+	bool was_set;
+	ssize_t ret;
+
+	if (!cnt)
+		return 0;
+	mutex_lock(&ftrace_lock);
+	old = rcu_dereference_protected(*pid_slot(tr, no),
+					lockdep_is_held(&ftrace_lock));
+	ret = trace_pid_write(old, &list, ubuf, cnt);
+	if (ret < 0)
+		goto out;
+	was_set = pids_set(tr);
+	rcu_assign_pointer(*pid_slot(tr, no), list);
+	if (!was_set && list)
+		register_trace_sched_switch(sched_switch_probe, tr);
+	if (pids_set(tr))
+		on_each_cpu(mark_current, tr, 1);
+	update_pid_ops();
+	if (old) {
+		synchronize_rcu();
+		trace_pid_list_free(old);
+	}
+	*ppos += ret;
+out:
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+static int pid_release(struct inode *inode, struct file *file)
+{
+	struct trace_array *tr = pid_file_tr(file);
+
+	trace_array_put(tr);
+	return (file->f_mode & FMODE_READ) ? seq_release(inode, file) : 0;
+}
+
+static const struct file_operations pid_fops = {
+	.open = pid_open,
+	.read = seq_read,
+	.write = pid_write,
+	.llseek = tracing_lseek,
+	.release = pid_release,
+};
+
+/**
+ * ftrace_init_tracefs - create the pid filter files of a trace array
+ * @tr: the trace array
+ * @d_tracer: its directory
+ */
+void ftrace_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
+{
+	/* Bit 0 of the inode data tells the notrace file from the other. */
+	trace_create_file("set_ftrace_pid", TRACE_MODE_WRITE, d_tracer, tr,
+			  &pid_fops);
+	trace_create_file("set_ftrace_notrace_pid", TRACE_MODE_WRITE, d_tracer,
+			  (void *)((unsigned long)tr | 1), &pid_fops);
+}

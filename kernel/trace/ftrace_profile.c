@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function profiler: function_profile_enabled and trace_stat/functionN.
+ *
+ * Each CPU counts hits (and, with the graph tracer, time) per function in
+ * its own open-addressing table keyed by call-site address.  The tables
+ * are sized once, for every record that exists when profiling starts, so
+ * the callback never allocates; it runs with interrupts off, which keeps
+ * an interrupt from touching the same table half way through an update.
+ * A table that fills up (many modules loaded later) stops counting new
+ * functions and says so in the kernel log once.
+ */
+#include <linux/hash.h>
+#include <linux/kallsyms.h>
+#include <linux/vmalloc.h>
+
+#include "ftrace_core.h"
+#include "trace_stat.h"
+
+struct prof_entry {
+	unsigned long ip;
+	unsigned long counter;
+	unsigned long long time;
+	unsigned long long time_squared;
+};
+
+struct prof_table {
+	struct tracer_stat stat;
+	struct prof_entry *e;
+	unsigned int size;		/* power of two */
+	bool full;
+};
+
+static DEFINE_PER_CPU(struct prof_table, prof_tables);
+static DEFINE_MUTEX(prof_lock);
+static bool prof_enabled;
+static bool prof_graph_time = true;
+
+static struct prof_entry *prof_slot(struct prof_table *t, unsigned long ip,
+				    bool add)
+{
+	unsigned int mask = t->size - 1, i, n;
+
+	for (n = 0, i = hash_long(ip, ilog2(t->size)); n < t->size;
+	     n++, i = (i + 1) & mask) {
+		if (t->e[i].ip == ip)
+			return &t->e[i];
+		if (!t->e[i].ip) {
+			if (!add)
+				return NULL;
+			t->e[i].ip = ip;
+			return &t->e[i];
+		}
+	}
+	if (!t->full)
+		pr_info("ftrace: function profiler table full on CPU %d\n",
+			smp_processor_id());
+	t->full = true;
+	return NULL;
+}
+
+static void prof_hit(unsigned long ip)
+{
+	struct prof_table *t;
+	struct prof_entry *e;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	t = this_cpu_ptr(&prof_tables);
+	if (READ_ONCE(prof_enabled) && t->e) {
+		e = prof_slot(t, ip, true);
+		if (e)
+			e->counter++;
+	}
+	local_irq_restore(flags);
+}
+
+static void prof_add_time(unsigned long ip, unsigned long long t_ns)
+{
+	struct prof_table *t;
+	struct prof_entry *e;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	t = this_cpu_ptr(&prof_tables);
+	if (READ_ONCE(prof_enabled) && t->e) {
+		e = prof_slot(t, ip, false);
+		if (e) {
+			e->time += t_ns;
+			e->time_squared += t_ns * t_ns;
+		}
+	}
+	local_irq_restore(flags);
+}
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+static int prof_entry_cb(struct ftrace_graph_ent *trace)
+{
+	struct ftrace_ret_stack *rs;
+
+	prof_hit(trace->func);
+	rs = ftrace_graph_get_ret_stack(current, 0);
+	if (rs)
+		rs->subtime = 0;
+	return 1;
+}
+
+/*
+ * With graph-time off, a function's time excludes its children: each
+ * return adds its own time to the parent's subtime.
+ */
+static void prof_return_cb(struct ftrace_graph_ret *trace)
+{
+	unsigned long long t = trace->rettime - trace->calltime;
+	struct ftrace_ret_stack *rs;
+
+	if (!prof_graph_time) {
+		rs = ftrace_graph_get_ret_stack(current, 1);
+		if (rs)
+			rs->subtime += t;
+		rs = ftrace_graph_get_ret_stack(current, 0);
+		if (rs)
+			t = rs->subtime < t ? t - rs->subtime : 0;
+	}
+	prof_add_time(trace->func, t);
+}
+
+static struct fgraph_ops prof_graph_ops = {
+	.entryfunc = prof_entry_cb,
+	.retfunc = prof_return_cb,
+};
+
+/* With the graph tracer, the profiler also times each call. */
+static int prof_register(void)
+{
+	return register_ftrace_graph(&prof_graph_ops);
+}
+
+static void prof_unregister(void)
+{
+	unregister_ftrace_graph(&prof_graph_ops);
+}
+#else
+static void prof_func(unsigned long ip, unsigned long parent_ip,
+		      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	prof_hit(ip);
+}
+
+static struct ftrace_ops prof_ops = {
+	.func = prof_func,
+	.flags = FTRACE_OPS_FL_RECURSION,
+};
+
+static int prof_register(void)
+{
+	return register_ftrace_function(&prof_ops);
+}
+
+static void prof_unregister(void)
+{
+	unregister_ftrace_function(&prof_ops);
+}
+#endif
+
+/**
+ * ftrace_graph_graph_time_control - count children in a function's time?
+ * @enable: true to include the time spent in called functions
+ */
+void ftrace_graph_graph_time_control(bool enable)
+{
+	prof_graph_time = enable;
+}
+
+/* Size (and clear) every CPU's table for the records that exist now. */
+static int prof_tables_reset(void)
+{
+	unsigned int size = roundup_pow_of_two(ftrace_nr_records() * 3 / 2 + 16);
+	struct prof_table *t;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		t = per_cpu_ptr(&prof_tables, cpu);
+		if (t->e && t->size < size) {
+			vfree(t->e);
+			t->e = NULL;
+		}
+		if (!t->e) {
+			t->e = vzalloc(array_size(size, sizeof(*t->e)));
+			if (!t->e)
+				return -ENOMEM;
+			t->size = size;
+		}
+		memset(t->e, 0, array_size(t->size, sizeof(*t->e)));
+		t->full = false;
+	}
+	return 0;
+}
+
+static int prof_start(void)
+{
+	int ret = prof_tables_reset();
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(prof_enabled, true);
+	ret = prof_register();
+	if (ret)
+		WRITE_ONCE(prof_enabled, false);
+	return ret;
+}
+
+static void prof_stop(void)
+{
+	WRITE_ONCE(prof_enabled, false);
+	prof_unregister();
+}
+
+static ssize_t prof_enable_read(struct file *filp, char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	char buf[4];
+	int n = scnprintf(buf, sizeof(buf), "%d\n", prof_enabled);
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, n);
+}
+
+static ssize_t prof_enable_write(struct file *filp, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	unsigned long val;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	val = !!val;
+	mutex_lock(&prof_lock);
+	if (val != prof_enabled) {
+		if (val)
+			ret = prof_start();
+		else
+			prof_stop();
+	}
+	mutex_unlock(&prof_lock);
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations prof_enable_fops = {
+	.open = tracing_open_generic,
+	.read = prof_enable_read,
+	.write = prof_enable_write,
+	.llseek = default_llseek,
+};
+
+/* trace_stat iteration over one CPU's table. */
+static struct prof_entry *next_used(struct prof_table *t, struct prof_entry *e)
+{
+	for (; e < t->e + t->size; e++)
+		if (e->ip && e->counter)
+			return e;
+	return NULL;
+}
+
+static void *stat_start(struct tracer_stat *stat)
+{
+	struct prof_table *t = container_of(stat, struct prof_table, stat);
+
+	return t->e ? next_used(t, t->e) : NULL;
+}
+
+static void *stat_next(void *prev, int idx)
+{
+	struct prof_entry *e = prev;
+	struct prof_table *t;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		t = per_cpu_ptr(&prof_tables, cpu);
+		if (t->e && e >= t->e && e < t->e + t->size)
+			return next_used(t, e + 1);
+	}
+	return NULL;
+}
+
+static int stat_cmp(const void *pa, const void *pb)
+{
+	const struct prof_entry *a = pa, *b = pb;
+
+	if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER) && a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	if (a->counter != b->counter)
+		return a->counter < b->counter ? -1 : 1;
+	return 0;
+}
+
+static int stat_headers(struct seq_file *m)
+{
+	if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER))
+		seq_puts(m, "  Function                               Hit    Time            Avg             s^2\n"
+			    "  --------                               ---    ----            ---             ---\n");
+	else
+		seq_puts(m, "  Function                               Hit\n"
+			    "  --------                               ---\n");
+	return 0;
+}
+
+/* Sample variance in us^2: (n * sum(x^2) - sum(x)^2) / (n * (n - 1)). */
+static unsigned long long variance(const struct prof_entry *e)
+{
+	unsigned long long denom = (unsigned long long)e->counter *
+				   (e->counter - 1) * 1000;
+
+	if (!denom)
+		return 0;
+	return div64_u64(e->counter * e->time_squared - e->time * e->time,
+			 denom);
+}
+
+static int stat_show(struct seq_file *m, void *v)
+{
+	struct prof_entry *e = v;
+	char name[KSYM_SYMBOL_LEN];
+	unsigned long long avg;
+	struct trace_seq *s;
+
+	if (!e->counter)
+		return 0;
+	avg = div64_ul(e->time, e->counter);
+	if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER) && tracing_thresh &&
+	    avg < tracing_thresh)
+		return 0;
+	kallsyms_lookup(e->ip, NULL, NULL, NULL, name);
+	seq_printf(m, "  %-30.30s  %10lu", name, e->counter);
+	if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER)) {
+		s = kmalloc(sizeof(*s), GFP_KERNEL);
+		if (!s)
+			return -ENOMEM;
+		seq_puts(m, "    ");
+		trace_seq_init(s);
+		trace_print_graph_duration(e->time, s);
+		trace_seq_puts(s, "    ");
+		trace_print_graph_duration(avg, s);
+		trace_seq_puts(s, "    ");
+		trace_print_graph_duration(variance(e), s);
+		trace_print_seq(m, s);
+		kfree(s);
+	}
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/**
+ * ftrace_profile_tracefs - create the profiler's files
+ * @d_tracer: the tracefs root
+ */
+void __init ftrace_profile_tracefs(struct dentry *d_tracer)
+{
+	struct prof_table *t;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		t = per_cpu_ptr(&prof_tables, cpu);
+		t->stat.name = kasprintf(GFP_KERNEL, "function%d", cpu);
+		if (!t->stat.name)
+			continue;
+		t->stat.stat_start = stat_start;
+		t->stat.stat_next = stat_next;
+		t->stat.stat_cmp = stat_cmp;
+		t->stat.stat_show = stat_show;
+		t->stat.stat_headers = stat_headers;
+		if (register_stat_tracer(&t->stat))
+			pr_warn("ftrace: no trace_stat file for CPU %d\n", cpu);
+	}
+	trace_create_file("function_profile_enabled", TRACE_MODE_WRITE,
+			  d_tracer, NULL, &prof_enable_fops);
+}
