@@ -89,10 +89,6 @@ static inline unsigned int ftrace_rec_refs(const struct ftrace_rec *r)
 	     b; b = rcu_dereference_check(b->next, \
 					  lockdep_is_held(&ftrace_lock)))
 
-#define for_each_ftrace_rec(b, r) \
-	for_each_ftrace_block(b) \
-		for (r = b->recs; r < b->recs + b->count; r++)
-
 /* ftrace_records.c */
 struct ftrace_rec *ftrace_find_rec(unsigned long ip, struct ftrace_block **bp);
 struct ftrace_rec *ftrace_block_find(struct ftrace_block *b, unsigned long ip);
@@ -104,7 +100,6 @@ void ftrace_site_load(struct ftrace_site *s, struct ftrace_block *b,
 		      struct ftrace_rec *r);
 void ftrace_boot_records(unsigned long *start, unsigned long *end);
 unsigned long ftrace_nr_records(void);
-int ftrace_records_init(void);
 
 /* ftrace_hash.c */
 #define FTRACE_HASH_MAX_BITS	12
@@ -134,7 +129,6 @@ struct ftrace_ops *ftrace_wanted_op(void);
 int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 			struct ftrace_hash *hash);
 void ftrace_ops_drop_range(unsigned long start, unsigned long end);
-struct trace_array *ftrace_ops_array(struct ftrace_ops *ops);
 
 /* ftrace_direct.c */
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
@@ -154,16 +148,13 @@ struct ftrace_patch_ops {
 	int (*modify_call)(struct dyn_ftrace *rec, unsigned long old_addr,
 			   unsigned long addr);
 };
+
 extern struct ftrace_ops __rcu **ftrace_plan_ops;
 unsigned int ftrace_plan_block(struct ftrace_block *b);
 int ftrace_patch_block(struct ftrace_block *b, const struct ftrace_patch_ops *p,
 		       bool enable, struct ftrace_site *failed);
-int ftrace_update_sites(int command);
-int ftrace_update_ops(struct ftrace_ops *ops);
 void ftrace_enable_new_records(struct ftrace_block *b);
-void ftrace_account_block(struct ftrace_block *b);
 void ftrace_convert_block(struct ftrace_block *b);
-void ftrace_fail(int err, struct dyn_ftrace *rec);
 int ftrace_run_update(int command);
 unsigned long ftrace_site_target(unsigned long ip);
 
@@ -173,23 +164,13 @@ struct ftrace_glob {
 	unsigned int len;
 	int type;
 };
+
 int ftrace_glob_parse(char *str, int len, struct ftrace_glob *g, bool *neg);
 bool ftrace_glob_match(const char *name, const struct ftrace_glob *g);
 int ftrace_match_to_hash(struct ftrace_hash *hash, char *func, char *mod,
 			 bool remove);
 int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
 		      struct trace_array *tr, bool enable);
-
-/* ftrace_fs.c */
-struct ftrace_regex {
-	struct ftrace_ops *ops;
-	struct ftrace_hash *hash;
-	struct ftrace_hash __rcu **graph_target;
-	struct trace_array *tr;
-	struct trace_parser parser;
-	int flags;
-	bool changed;
-};
 
 /* ftrace_probe.c */
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,

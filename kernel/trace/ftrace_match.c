@@ -59,7 +59,7 @@ bool ftrace_glob_match(const char *name, const struct ftrace_glob *g)
 	case MATCH_FRONT_ONLY:
 		return !strncmp(name, g->search, g->len);
 	case MATCH_MIDDLE_ONLY:
-		return strstr(name, g->search) != NULL;
+		return strstr(name, g->search);
 	case MATCH_END_ONLY:
 		n = strlen(name);
 		return n >= g->len && !memcmp(name + n - g->len, g->search,
@@ -203,10 +203,10 @@ static void match_vmlinux(struct match *m)
 
 static void match_index(struct match *m)
 {
-	unsigned long n = simple_strtoul(m->func.search, NULL, 0);
 	struct ftrace_block *b;
+	unsigned long n;
 
-	if (!n--)
+	if (kstrtoul(m->func.search, 0, &n) || !n--)
 		return;
 	for_each_ftrace_block(b) {
 		if (n < b->count) {

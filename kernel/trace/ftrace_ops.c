@@ -25,6 +25,7 @@
 
 #include "ftrace_core.h"
 
+/* The one lock of the core: records, ops, hashes and code updates. */
 DEFINE_MUTEX(ftrace_lock);
 
 struct ftrace_ops ftrace_list_end __read_mostly = {
@@ -292,8 +293,7 @@ static void list_remove(struct ftrace_ops *ops)
 	struct ftrace_ops __rcu **link = &ftrace_ops_list;
 	struct ftrace_ops *op;
 
-	while ((op = rcu_dereference_protected(*link,
-					       lockdep_is_held(&ftrace_lock))) != &ftrace_list_end) {
+	for (op = list_first(); op != &ftrace_list_end; op = list_next(op)) {
 		if (op == ops) {
 			rcu_assign_pointer(*link, list_next(op));
 			return;
@@ -486,7 +486,7 @@ struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
  */
 bool is_ftrace_trampoline(unsigned long addr)
 {
-	return ftrace_ops_trampoline(addr) != NULL;
+	return !!ftrace_ops_trampoline(addr);
 }
 
 /**
@@ -604,14 +604,6 @@ void ftrace_reset_array_ops(struct trace_array *tr)
 {
 	tr->ops->func = ftrace_stub;
 	tr->ops->saved_func = NULL;
-}
-
-/* The trace array an ops belongs to, if any. */
-struct trace_array *ftrace_ops_array(struct ftrace_ops *ops)
-{
-	if (ops == &global_ops || (ops->flags & FTRACE_OPS_FL_PID))
-		return ops->private;
-	return NULL;
 }
 
 /**

@@ -540,7 +540,6 @@ static void remove_range(struct module *mod, unsigned long start,
 	}
 }
 
-
 /**
  * ftrace_release_mod - drop every record of a module
  * @mod: the module being unloaded (or whose load failed)

@@ -78,9 +78,10 @@ static void slots_gc(void)
 	struct ftrace_rec *r;
 	unsigned int i;
 
-	for_each_ftrace_rec(b, r)
-		if (r->flags & FTRACE_FL_TRAMP_EN)
-			__set_bit(rec_slot(r->flags), used);
+	for_each_ftrace_block(b)
+		for (r = b->recs; r < b->recs + b->count; r++)
+			if (r->flags & FTRACE_FL_TRAMP_EN)
+				__set_bit(rec_slot(r->flags), used);
 	for (i = 1; i < REC_SLOTS; i++)
 		if (!test_bit(i, used))
 			tramp_slot[i] = 0;
@@ -327,8 +328,7 @@ void ftrace_bug(int err, struct dyn_ftrace *rec)
 	if (ftrace_dead)
 		return;
 	ftrace_kill();
-	pr_err("ftrace: %s at %pS (%px): %d\n", bug_kind(err), (void *)ip,
-	       (void *)ip, err);
+	pr_err("ftrace: %s at %pS: %d\n", bug_kind(err), (void *)ip, err);
 	if (ftrace_expected)
 		pr_err("ftrace: expected %*ph\n", MCOUNT_INSN_SIZE,
 		       ftrace_expected);
@@ -436,6 +436,7 @@ void __weak ftrace_replace_code(int mod_flags)
 	}
 }
 
+/* Pairs with the smp_wmb() that publishes function_trace_op. */
 static void sync_ipi(void *unused)
 {
 	smp_rmb();
@@ -468,6 +469,7 @@ void ftrace_modify_all_code(int command)
 		ftrace_replace_code(mod_flags);
 	if (func && ftrace_trace_function != ftrace_ops_list_func) {
 		function_trace_op = ftrace_wanted_op();
+		/* The op must be visible before any CPU calls its function. */
 		smp_wmb();
 		if (!irqs_disabled())
 			smp_call_function(sync_ipi, NULL, 1);
@@ -542,10 +544,13 @@ static bool sites_differ(void)
 	struct ftrace_block *b;
 	struct ftrace_rec *r;
 
-	for_each_ftrace_rec(b, r) {
-		ftrace_site_load(&s, b, r);
-		if (ftrace_test_record(&s.dyn, true) != FTRACE_UPDATE_IGNORE)
-			return true;
+	for_each_ftrace_block(b) {
+		for (r = b->recs; r < b->recs + b->count; r++) {
+			ftrace_site_load(&s, b, r);
+			if (ftrace_test_record(&s.dyn, true) !=
+			    FTRACE_UPDATE_IGNORE)
+				return true;
+		}
 	}
 	return false;
 }
