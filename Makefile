@@ -14,7 +14,7 @@ help:
 	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
 	@echo "make check-full                    the same with every ftracetest case"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
-	@echo "make bench [ARCH=..]               benchmarks against upstream (recordmcount so far)"
+	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
 	@echo "make bench-recordmcount [ARCH=..]  time our recordmcount against upstream's"
 	@echo "make series                        the patch series against the pristine base"
 
@@ -43,8 +43,11 @@ check-full: setup
 expectations: setup
 	@$(H)/expectations.sh $(ARCH)
 
-# Benchmarks against the unmodified 6.1 kernel.  Today: recordmcount.
-bench: bench-recordmcount
+# Benchmarks against the unmodified 6.1 kernel: the core (in-guest, under
+# -icount) and recordmcount.
+bench: setup
+	@python3 $(H)/bench.py $(ARCH)
+	@$(MAKE) --no-print-directory bench-recordmcount ARCH=$(ARCH)
 
 # recordmcount, ours vs upstream 6.1's, over the objects of ARCH's kernel.
 bench-recordmcount: setup

@@ -204,8 +204,46 @@ def judge(args):
                     t.add('failed', f'ftracetest {key}', 'did not run')
     if args.functions:
         judge_functions(t, lines, args.functions)
+    if args.bench_smoke:
+        judge_bench_smoke(t, lines)
     t.save(args.results)
     return 0 if t.counts['failed'] == 0 else 1
+
+
+# What ftbench (harness/guest/ftbench.c) reports; make bench tabulates it.
+BENCH_METRICS = (
+    'boot_to_bench', 'records', 'record_bytes_per_record',
+    'read_available_filter_functions', 'syscall_tracing_off',
+    'enable_function_all', 'syscall_function_all',
+    'syscall_function_all_plus_filtered_instance', 'disable_function_all',
+    'syscall_function_graph_all', 'set_filter_1000_names',
+    'set_filter_glob_lock', 'clear_filter')
+
+
+def parse_bench(lines):
+    """The BENCH| lines: ({metric: value}, error or None, finished)."""
+    got, err, done = {}, None, False
+    for ln in lines:
+        if not ln.startswith('BENCH| '):
+            continue
+        f = ln[7:].split()
+        if f[0] == 'done':
+            done = True
+        elif f[0] == 'error':
+            err = ' '.join(f[1:])
+        elif len(f) >= 2:
+            got[f[0]] = float(f[1])
+    return got, err, done
+
+
+def judge_bench_smoke(t, lines):
+    got, err, done = parse_bench(lines)
+    missing = [m for m in BENCH_METRICS if m not in got]
+    if err or not done or missing:
+        t.add('failed', 'benchmark smoke run',
+              err or (f'missing {", ".join(missing)}' if missing else 'no "done"'))
+    else:
+        t.add('passed', f'benchmark smoke run ({len(got)} metrics)')
 
 
 INVALID = '__ftrace_invalid_address___'
@@ -322,6 +360,7 @@ def main():
     j.add_argument('--subset', action='store_true')
     j.add_argument('--kunit', action='store_true')
     j.add_argument('--functions')
+    j.add_argument('--bench-smoke', action='store_true')
     j.add_argument('--results', default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
     e = sub.add_parser('expect')

@@ -23,6 +23,14 @@ install -m 755 "$top/harness/guest/init" "$root/init"
 install -m 755 "$top/harness/guest/demo.sh" "$root/harness/demo.sh"
 [ -d "$top/harness/guest/extra" ] && cp -a "$top/harness/guest/extra/." "$root/harness/"
 ln -s busybox "$root/bin/sh"
+# ftbench, the in-guest benchmark (make bench; make check runs it once).
+case "$arch" in x86_64) cc=gcc ;; arm64) cc=aarch64-linux-gnu-gcc ;; esac
+mkdir -p "$build/bench"
+bench_bin="$build/bench/ftbench-$arch"
+if [ ! -x "$bench_bin" ] || [ "$top/harness/guest/ftbench.c" -nt "$bench_bin" ]; then
+	$cc -static -O2 -Wall -Wextra -Werror -o "$bench_bin" "$top/harness/guest/ftbench.c"
+fi
+install -m 755 "$bench_bin" "$root/harness/ftbench"
 ex="$top/expectations/ftt-exclude.$arch"
 [ -f "$ex" ] && install -m 644 "$ex" "$root/harness/ftt-exclude"
 fl="$top/expectations/ftt-flaky"

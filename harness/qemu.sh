@@ -7,7 +7,7 @@
 # bounded by TIMEOUT seconds and log the console to build/logs/.
 # Environment: KUNIT=1 runs the built-in KUnit suites at boot; ICOUNT=1 makes
 # guest time an instruction count (-icount shift=0,sleep=off) for benchmarks;
-# APPEND adds kernel parameters.
+# APPEND adds kernel parameters; SMP sets the number of vCPUs (default 2).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:?ARCH}; flavor=${2:?FLAVOR}; mode=${3:?MODE}; ftt=${4:-}
@@ -23,10 +23,10 @@ append="harness=$mode panic=-1 log_buf_len=4M kunit.enable=${KUNIT:-0}"
 [ -n "${APPEND:-}" ] && append="$append $APPEND"
 case "$arch" in
 x86_64)
-	qemu=(qemu-system-x86_64 -M pc -cpu "${X86_CPU:-qemu64}" -smp 2 -m 1G)
+	qemu=(qemu-system-x86_64 -M pc -cpu "${X86_CPU:-qemu64}" -smp "${SMP:-2}" -m 1G)
 	append="console=ttyS0 $append" ;;
 arm64)
-	qemu=(qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G)
+	qemu=(qemu-system-aarch64 -M virt -cpu max -smp "${SMP:-2}" -m 1G)
 	append="console=ttyAMA0 $append" ;;
 esac
 qemu+=(-accel "tcg${TCG_OPTS:-}" -nographic -no-reboot -kernel "$out/$image" -initrd "$initrd"

@@ -197,3 +197,33 @@ class Total(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class BenchSmoke(unittest.TestCase):
+    """The judge's check of the benchmark program's smoke run."""
+
+    def lines(self, drop=None, extra=()):
+        out = [f'BENCH| {m} 12.50 ns' for m in check.BENCH_METRICS if m != drop]
+        return out + list(extra) + ['BENCH| done']
+
+    def verdict(self, lines):
+        t = check.Tally('x')
+        check.judge_bench_smoke(t, lines)
+        return t.counts
+
+    def test_complete_run_passes(self):
+        self.assertEqual(self.verdict(self.lines())['passed'], 1)
+        got, err, done = check.parse_bench(self.lines())
+        self.assertEqual(got['records'], 12.5)
+        self.assertTrue(done)
+        self.assertIsNone(err)
+
+    def test_missing_metric_fails(self):
+        self.assertEqual(self.verdict(self.lines(drop='records'))['failed'], 1)
+
+    def test_error_fails(self):
+        lines = self.lines(extra=['BENCH| error open /x (No such file)'])
+        self.assertEqual(self.verdict(lines)['failed'], 1)
+
+    def test_unfinished_fails(self):
+        self.assertEqual(self.verdict(self.lines()[:-1])['failed'], 1)

@@ -158,11 +158,15 @@ int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs)
 	return ftrace_ops_wants(ops, ip);
 }
 
-/* An ops is active when it is on the list and code calls it. */
+/*
+ * An ops is active when it is registered and ftrace_enabled (or the ops is
+ * permanent).  A stub ops (fgraph's, on arches where the graph caller is
+ * patched separately) is active too: its sites must call the arch caller,
+ * even though the list function never calls the stub.
+ */
 bool ftrace_ops_active(struct ftrace_ops *ops)
 {
 	return (ops->flags & FTRACE_OPS_FL_ENABLED) &&
-	       !(ops->flags & FTRACE_OPS_FL_STUB) &&
 	       (ftrace_enabled || (ops->flags & FTRACE_OPS_FL_PERMANENT));
 }
 

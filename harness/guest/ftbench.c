@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftbench: the in-guest half of `make bench`.
+ *
+ * Times dynamic ftrace operations through tracefs and prints one line per
+ * metric, "BENCH| <name> <value> <unit>".  Under QEMU with
+ * -icount shift=0,sleep=off one nanosecond of guest time is one guest
+ * instruction, so the "ns" figures are instruction counts and repeat
+ * from run to run.
+ *
+ * Usage: ftbench [--smoke]   (--smoke: few iterations, for make check)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define T "/sys/kernel/tracing/"
+#define NAMES 1000
+
+static int loops = 20000;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stdout, "BENCH| error ");
+	vfprintf(stdout, fmt, ap);
+	fprintf(stdout, " (%s)\n", strerror(errno));
+	va_end(ap);
+	exit(1);
+}
+
+static uint64_t now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void metric(const char *name, double v, const char *unit)
+{
+	printf("BENCH| %s %.2f %s\n", name, v, unit);
+	fflush(stdout);
+}
+
+/* Open, write @len bytes of @s (may be 0), close; return the ns it took. */
+static uint64_t put(const char *path, const char *s, size_t len, int trunc)
+{
+	uint64_t t0 = now();
+	int fd = open(path, O_WRONLY | (trunc ? O_TRUNC : O_APPEND));
+	size_t done = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		die("open %s", path);
+	/* The filter files take a word or so per write() call. */
+	while (done < len) {
+		n = write(fd, s + done, len - done);
+		if (n <= 0)
+			die("write %s", path);
+		done += n;
+	}
+	if (close(fd))
+		die("close %s", path);
+	return now() - t0;
+}
+
+static uint64_t puts_file(const char *path, const char *s)
+{
+	return put(path, s, strlen(s), 1);
+}
+
+/* Read a whole file into a malloc'd buffer; *ns gets the time it took. */
+static char *slurp(const char *path, size_t *lenp, uint64_t *ns)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	uint64_t t0 = now();
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || !buf)
+		die("open %s", path);
+	for (;;) {
+		if (cap - len < 65536) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				die("realloc");
+		}
+		n = read(fd, buf + len, 65536);
+		if (n < 0)
+			die("read %s", path);
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	if (ns)
+		*ns = now() - t0;
+	buf[len] = 0;
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The same 1,000 names on every kernel: the distinct vmlinux names of
+ * available_filter_functions, sorted, every k-th one.
+ */
+static char *pick_names(char *aff, size_t *lenp)
+{
+	size_t n = 0, cap = 1 << 15, i, out = 0, k, u = 0;
+	char **v = malloc(cap * sizeof(*v)), *line, *save, *buf;
+
+	for (line = strtok_r(aff, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strchr(line, ' ') || strstr(line, "__ftrace_invalid_address"))
+			continue;
+		if (n == cap)
+			v = realloc(v, (cap *= 2) * sizeof(*v));
+		v[n++] = line;
+	}
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (i = 0; i < n; i++)
+		if (!u || strcmp(v[u - 1], v[i]))
+			v[u++] = v[i];
+	if (u < NAMES)
+		die("only %zu names", u);
+	k = u / NAMES;
+	buf = malloc(u * 64);
+	for (i = 0; i < NAMES; i++)
+		out += sprintf(buf + out, "%s ", v[i * k]);
+	free(v);
+	*lenp = out;
+	return buf;
+}
+
+static void loop_getppid(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+/* Instructions (ns under -icount) per getppid() in the current setup. */
+static double per_call(void)
+{
+	uint64_t t0;
+
+	loop_getppid(loops / 10);	/* warm the caches and the trace buffer */
+	t0 = now();
+	loop_getppid(loops);
+	return (double)(now() - t0) / loops;
+}
+
+/* A function that exists everywhere but the getppid() loop never calls. */
+static const char *unrelated_function(const char *aff)
+{
+	static const char *const cand[] = {
+		"ksys_sync", "vfs_fsync", "do_sys_poll", "kernel_restart", NULL
+	};
+	char pat[80];
+	int i;
+
+	for (i = 0; cand[i]; i++) {
+		snprintf(pat, sizeof(pat), "\n%s\n", cand[i]);
+		if (strstr(aff, pat))
+			return cand[i];
+	}
+	die("no unrelated function");
+	return NULL;
+}
+
+static void records(void)
+{
+	unsigned long recs = 0, pages = 0, groups = 0;
+	char *s = slurp(T "dyn_ftrace_total_info", NULL, NULL);
+
+	if (sscanf(s, "%lu pages:%lu groups: %lu", &recs, &pages, &groups) != 3)
+		die("dyn_ftrace_total_info: %s", s);
+	metric("records", recs, "count");
+	metric("record_bytes_per_record",
+	       (double)pages * sysconf(_SC_PAGESIZE) / recs, "bytes");
+	free(s);
+}
+
+int main(int argc, char **argv)
+{
+	size_t len, nlen;
+	uint64_t ns;
+	char *aff, *names, one[128];
+	const char *other;
+
+	if (argc > 1 && !strcmp(argv[1], "--smoke"))
+		loops = 200;
+	metric("boot_to_bench", now(), "ns");
+	records();
+
+	aff = slurp(T "available_filter_functions", &len, &ns);
+	metric("read_available_filter_functions", ns, "ns");
+	other = unrelated_function(aff);
+	names = pick_names(aff, &nlen);
+
+	puts_file(T "current_tracer", "nop");
+	put(T "set_ftrace_filter", "", 0, 1);
+	metric("syscall_tracing_off", per_call(), "ns/call");
+
+	metric("enable_function_all", puts_file(T "current_tracer", "function"), "ns");
+	metric("syscall_function_all", per_call(), "ns/call");
+
+	if (mkdir(T "instances/bench", 0755) && errno != EEXIST)
+		die("mkdir instance");
+	snprintf(one, sizeof(one), "%s\n", other);
+	puts_file(T "instances/bench/set_ftrace_filter", one);
+	puts_file(T "instances/bench/current_tracer", "function");
+	metric("syscall_function_all_plus_filtered_instance", per_call(), "ns/call");
+	puts_file(T "instances/bench/current_tracer", "nop");
+	if (rmdir(T "instances/bench"))
+		die("rmdir instance");
+
+	metric("disable_function_all", puts_file(T "current_tracer", "nop"), "ns");
+
+	puts_file(T "current_tracer", "function_graph");
+	metric("syscall_function_graph_all", per_call(), "ns/call");
+	puts_file(T "current_tracer", "nop");
+
+	metric("set_filter_1000_names", put(T "set_ftrace_filter", names, nlen, 1), "ns");
+	metric("set_filter_glob_lock", puts_file(T "set_ftrace_filter", "*lock*"), "ns");
+	metric("clear_filter", put(T "set_ftrace_filter", "", 0, 1), "ns");
+	puts_file(T "trace", "");
+	printf("BENCH| done\n");
+	return 0;
+}
