@@ -216,6 +216,11 @@ void ftrace_update_func(void)
 		only = op;
 		n++;
 	}
+	/*
+	 * Where the graph caller is patched in separately (arm64 -pg), it
+	 * runs for every enabled site: fgraph must then test its filter.
+	 */
+	update_function_graph_func();
 	wanted_op = &ftrace_list_end;
 	if (!n) {
 		ftrace_trace_function = ftrace_stub;
