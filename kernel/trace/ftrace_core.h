@@ -129,6 +129,8 @@ struct ftrace_ops *ftrace_wanted_op(void);
 int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 			struct ftrace_hash *hash);
 void ftrace_ops_drop_range(unsigned long start, unsigned long end);
+int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
+void ftrace_ops_quiesce(struct ftrace_ops *ops);
 
 /* ftrace_direct.c */
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS

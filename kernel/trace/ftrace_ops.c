@@ -319,13 +319,76 @@ static void list_remove(struct ftrace_ops *ops)
  * watching: a "rude" grace period, in which every CPU schedules, covers
  * them.  A dynamically allocated trampoline may also hold a preempted task
  * on a preemptible kernel: RCU-tasks covers that.  One wait of each kind
- * serves any number of ops removed before it (ftrace_ops_retire()).
+ * serves any number of ops removed before it (ftrace_shutdown_batch()).
  */
 static void ops_quiesce(bool tramp)
 {
 	synchronize_rcu_tasks_rude();
 	if (tramp && IS_ENABLED(CONFIG_PREEMPTION))
 		synchronize_rcu_tasks();
+}
+
+static void ops_detach(struct ftrace_ops *ops)
+{
+	list_remove(ops);
+	ops->flags |= FTRACE_OPS_FL_REMOVING;
+	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
+}
+
+static void ops_finish(struct ftrace_ops *ops)
+{
+	/* After a failed update a site may still call the trampoline. */
+	if ((ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && !ftrace_dead)
+		arch_ftrace_trampoline_free(ops);
+	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)
+		ops->func = ops->saved_func;
+}
+
+/**
+ * ftrace_shutdown_batch - unregister several ops with one update and one wait
+ * @ops: the ops; those not registered are skipped
+ * @n: how many
+ * @command: extra FTRACE_* commands for the update
+ *
+ * Called with ftrace_lock held.  The code is updated once and the grace
+ * periods are waited for once, however many ops go.  When it returns, no
+ * ops of @ops is called any more.  Even when ftrace is dead (and the code
+ * cannot be updated) the ops leave the list.
+ *
+ * Return: 0, -EBUSY if one of them was not registered, or the update's
+ * error.
+ */
+int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
+{
+	bool tramp = false;
+	unsigned int i;
+	int ret = 0, err;
+
+	lockdep_assert_held(&ftrace_lock);
+	for (i = 0; i < n; i++) {
+		if (!(ops[i]->flags & FTRACE_OPS_FL_ENABLED)) {
+			ret = -EBUSY;
+			continue;
+		}
+		ops_detach(ops[i]);
+		tramp |= !!(ops[i]->flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+	}
+	err = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
+	ops_quiesce(tramp);
+	for (i = 0; i < n; i++)
+		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
+			ops_finish(ops[i]);
+	return err ?: ret;
+}
+
+/**
+ * ftrace_ops_quiesce - wait until no CPU runs @ops for a function it dropped
+ * @ops: a registered ops whose hash just shrank
+ */
+void ftrace_ops_quiesce(struct ftrace_ops *ops)
+{
+	ops_quiesce(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP);
 }
 
 /**
@@ -340,26 +403,7 @@ static void ops_quiesce(bool tramp)
  */
 int ftrace_shutdown(struct ftrace_ops *ops, int command)
 {
-	bool tramp;
-	int ret;
-
-	lockdep_assert_held(&ftrace_lock);
-	if (ftrace_dead)
-		return -ENODEV;
-	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
-		return -EBUSY;
-	list_remove(ops);
-	ops->flags |= FTRACE_OPS_FL_REMOVING;
-	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
-	ret = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
-	tramp = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
-	ops_quiesce(tramp);
-	if (tramp)
-		arch_ftrace_trampoline_free(ops);
-	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
-	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)
-		ops->func = ops->saved_func;
-	return ret;
+	return ftrace_shutdown_batch(&ops, 1, command);
 }
 
 /**

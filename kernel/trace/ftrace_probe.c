@@ -244,18 +244,21 @@ out:
  * @tr: the trace array
  * @probe_ops: the probe's callbacks
  *
+ * The functions leave the probe's hash first; their data is freed only
+ * once no CPU can still be running the probe for them.
+ *
  * Return: 0, or -EINVAL if no probed function matches @glob.
  */
 int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 					  struct ftrace_probe_ops *probe_ops)
 {
+	struct ftrace_glob g = { .type = MATCH_MIDDLE_ONLY, .search = "" };
+	struct ftrace_hash *left = NULL, *gone = NULL;
 	char sym[KSYM_SYMBOL_LEN];
 	struct ftrace_func_entry *e;
 	struct ftrace_func_probe *p;
-	struct ftrace_hash *left = NULL;
-	struct ftrace_glob g = { .type = MATCH_MIDDLE_ONLY, .search = "" };
 	struct hlist_node *tmp;
-	int ret = -EINVAL, removed = 0;
+	int ret = -EINVAL;
 	unsigned long i;
 	bool neg;
 
@@ -266,36 +269,65 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 	if (!p)
 		goto out;
 	left = ftrace_hash_copy(probe_hash(p));
+	gone = ftrace_hash_copy(NULL);
 	ret = -ENOMEM;
-	if (!left)
+	if (!left || !gone)
 		goto out;
 	for (i = 0; i < (1UL << left->size_bits); i++) {
 		hlist_for_each_entry_safe(e, tmp, &left->buckets[i], hlist) {
 			kallsyms_lookup(e->ip, NULL, NULL, NULL, sym);
 			if (!ftrace_glob_match(sym, &g))
 				continue;
-			if (probe_ops->free)
-				probe_ops->free(probe_ops, tr, e->ip, p->data);
+			ret = ftrace_hash_add(gone, e->ip);
+			if (ret)
+				goto out;
 			ftrace_hash_del(left, e);
-			removed++;
 		}
 	}
-	ret = removed ? probe_apply(p, left) : -EINVAL;
+	ret = -EINVAL;
+	if (!gone->count)
+		goto out;
+	if (left->count) {
+		ret = ftrace_ops_set_hash(&p->ops, false, left);
+		ftrace_ops_quiesce(&p->ops);
+	} else {
+		ret = ftrace_shutdown(&p->ops, 0);
+	}
+	if (probe_ops->free)
+		for_each_hash_entry(gone, i, e)
+			probe_ops->free(probe_ops, tr, e->ip, p->data);
+	if (!left->count)
+		probe_release(p);
 out:
 	mutex_unlock(&ftrace_lock);
 	ftrace_hash_free(left);
+	ftrace_hash_free(gone);
 	return ret;
 }
 
 /**
  * clear_ftrace_function_probes - remove every probe of a trace array
  * @tr: the trace array (being deleted)
+ *
+ * All probes go with one code update and one grace period.
  */
 void clear_ftrace_function_probes(struct trace_array *tr)
 {
 	struct ftrace_func_probe *p, *n;
+	struct ftrace_ops **ops;
+	unsigned int nr = 0;
 
 	mutex_lock(&ftrace_lock);
+	list_for_each_entry(p, &tr->func_probes, list)
+		nr++;
+	ops = nr ? kcalloc(nr, sizeof(*ops), GFP_KERNEL) : NULL;
+	if (ops) {
+		nr = 0;
+		list_for_each_entry(p, &tr->func_probes, list)
+			ops[nr++] = &p->ops;
+		ftrace_shutdown_batch(ops, nr, 0);
+		kfree(ops);
+	}
 	list_for_each_entry_safe(p, n, &tr->func_probes, list) {
 		struct ftrace_func_entry *e;
 		unsigned long i;
