@@ -417,9 +417,11 @@ static int add_table(struct module *mod, unsigned long *start,
  */
 void __init ftrace_boot_records(unsigned long *start, unsigned long *end)
 {
-	u64 t0 = local_clock(), t1;
+	u64 t0, t1;
 	int err;
 
+	pr_info("ftrace: converting %lu call sites\n", (unsigned long)(end - start));
+	t0 = local_clock();
 	err = add_table(NULL, start, end);
 	t1 = local_clock();
 	if (err) {
