@@ -32,9 +32,25 @@ echo vfs_read > $T/set_graph_function
 echo 2 > $T/max_graph_depth
 echo function_graph > $T/current_tracer
 echo 1 > $T/tracing_on
-cat /proc/version > /dev/null
+for i in 1 2 3; do cat /proc/version > /dev/null; done
 echo 0 > $T/tracing_on
 grep -v '^#' $T/trace | head -n 12
+
+step "a module traced from the moment it loads: '*:mod:trace_printk'"
+echo nop > $T/current_tracer
+echo > $T/trace
+echo '*:mod:trace_printk' > $T/set_ftrace_filter
+echo "set_ftrace_filter: $(cat $T/set_ftrace_filter)"
+echo function > $T/current_tracer
+echo 1 > $T/tracing_on
+modprobe trace-printk
+echo 0 > $T/tracing_on
+echo "enabled_functions: $(grep -c '\[trace_printk\]' $T/enabled_functions) functions of the module"
+grep -v '^#' $T/trace | grep trace_printk | head -n 4
+rmmod trace_printk
+echo "after rmmod: $(wc -l < $T/enabled_functions) enabled functions"
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
 
 step "everything off again"
 echo nop > $T/current_tracer
