@@ -73,7 +73,9 @@ def boot(arch, flavor):
     if err or not done:
         sys.exit(f'bench: {arch}-{flavor}: {err or "did not finish"} (see {log})')
     start = None
-    for ln in lines:
+    with open(log, errors='replace') as f:	# with the console timestamps
+        raw = [ln.rstrip('\n').replace('\r', '') for ln in f]
+    for ln in raw:
         m = INIT_START.match(ln)
         if m:
             start = stamp(m)
