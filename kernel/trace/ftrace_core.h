@@ -99,6 +99,9 @@ void ftrace_blocks_free(struct ftrace_block *chain);
 void ftrace_site_load(struct ftrace_site *s, struct ftrace_block *b,
 		      struct ftrace_rec *r);
 void ftrace_boot_records(unsigned long *start, unsigned long *end);
+/* The linker script brackets the __mcount_loc table with these. */
+extern unsigned long __start_mcount_loc[];
+extern unsigned long __stop_mcount_loc[];
 unsigned long ftrace_nr_records(void);
 
 /* ftrace_hash.c */

@@ -320,10 +320,6 @@ static void __init apply_boot_filters(void)
  * Runs from start_kernel() on the boot CPU with interrupts off, before any
  * other CPU is up.
  */
-/* The linker script brackets the __mcount_loc table with these. */
-extern unsigned long __start_mcount_loc[];
-extern unsigned long __stop_mcount_loc[];
-
 void __init ftrace_init(void)
 {
 	if (ftrace_dyn_arch_init()) {

@@ -172,7 +172,7 @@ static void records_split_blocks(struct kunit *test)
 {
 	unsigned int n = 3000, i, total = 0, blocks = 0;
 	struct ftrace_block *chain, *b;
-	unsigned long *tab;
+	unsigned long *tab, last;
 
 	tab = kunit_kcalloc(test, n, sizeof(*tab), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tab);
@@ -183,8 +183,8 @@ static void records_split_blocks(struct kunit *test)
 	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
 		KUNIT_EXPECT_LE(test, struct_size(b, recs, b->count),
 				(size_t)PAGE_SIZE);
-		KUNIT_EXPECT_NOT_NULL(test, ftrace_block_find(b,
-				ftrace_rec_ip(b, &b->recs[b->count - 1])));
+		last = ftrace_rec_ip(b, &b->recs[b->count - 1]);
+		KUNIT_EXPECT_NOT_NULL(test, ftrace_block_find(b, last));
 		total += b->count;
 		blocks++;
 	}

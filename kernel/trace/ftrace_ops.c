@@ -446,7 +446,7 @@ EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 /**
  * ftrace_ops_set_hash - publish a new filter or notrace hash for @ops
  * @ops: the ops (registered or not)
- * @notrace: which of its two hashes to replace
+ * @nt: replace the notrace hash (true) or the filter hash (false)
  * @hash: the new contents; copied, the caller keeps ownership
  *
  * Called with ftrace_lock held.  If @ops is registered, the call sites are

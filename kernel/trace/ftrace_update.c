@@ -436,9 +436,9 @@ void __weak ftrace_replace_code(int mod_flags)
 	}
 }
 
-/* Pairs with the smp_wmb() that publishes function_trace_op. */
 static void sync_ipi(void *unused)
 {
+	/* Pairs with the smp_wmb() that publishes function_trace_op. */
 	smp_rmb();
 }
 
