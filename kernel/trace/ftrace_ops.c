@@ -48,6 +48,27 @@ struct ftrace_ops global_ops = {
 	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_PID,
 };
 
+static __always_inline struct ftrace_hash *ops_hash(struct ftrace_ops *ops, bool nt)
+{
+	struct ftrace_ops_hash *h = ops->func_hash;
+
+	if (!h)
+		return NULL;
+	return nt ? rcu_dereference_raw(h->notrace_hash) :
+			 rcu_dereference_raw(h->filter_hash);
+}
+
+/* The hot path of the list function: empty hashes cost no lookup. */
+static __always_inline bool ops_match(struct ftrace_ops *ops, unsigned long ip)
+{
+	struct ftrace_hash *filter = ops_hash(ops, false);
+	struct ftrace_hash *skip = ops_hash(ops, true);
+
+	if (!ftrace_hash_empty(filter) && !ftrace_lookup_ip(filter, ip))
+		return false;
+	return ftrace_hash_empty(skip) || !ftrace_lookup_ip(skip, ip);
+}
+
 /* ops_list_walk - call every registered ops that wants @ip. */
 static __always_inline void ops_list_walk(unsigned long ip,
 					  unsigned long parent_ip,
@@ -65,7 +86,9 @@ static __always_inline void ops_list_walk(unsigned long ip,
 			continue;
 		if ((op->flags & FTRACE_OPS_FL_RCU) && !rcu_is_watching())
 			continue;
-		if (ftrace_ops_test(op, ip, regs))
+		if (!regs && (op->flags & FTRACE_OPS_FL_SAVE_REGS))
+			continue;
+		if (ops_match(op, ip))
 			op->func(ip, parent_ip, op, fregs);
 	} while_for_each_ftrace_op(op);
 	trace_clear_recursion(bit);
@@ -115,16 +138,6 @@ ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
 	return ops->func;
 }
 
-static struct ftrace_hash *ops_hash(struct ftrace_ops *ops, bool nt)
-{
-	struct ftrace_ops_hash *h = ops->func_hash;
-
-	if (!h)
-		return NULL;
-	return nt ? rcu_dereference_raw(h->notrace_hash) :
-			 rcu_dereference_raw(h->filter_hash);
-}
-
 /**
  * ftrace_ops_wants - do @ops' filter and notrace hashes select @ip?
  * @ops: the ops
@@ -135,12 +148,7 @@ static struct ftrace_hash *ops_hash(struct ftrace_ops *ops, bool nt)
  */
 bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip)
 {
-	struct ftrace_hash *filter = ops_hash(ops, false);
-	struct ftrace_hash *skip = ops_hash(ops, true);
-
-	if (!ftrace_hash_empty(filter) && !ftrace_lookup_ip(filter, ip))
-		return false;
-	return !ftrace_lookup_ip(skip, ip);
+	return ops_match(ops, ip);
 }
 
 /**
@@ -155,7 +163,7 @@ int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs)
 {
 	if (!regs && (ops->flags & FTRACE_OPS_FL_SAVE_REGS))
 		return 0;
-	return ftrace_ops_wants(ops, ip);
+	return ops_match(ops, ip);
 }
 
 /*
