@@ -125,6 +125,8 @@ extern struct ftrace_hash ftrace_empty_hash;
 
 /* ftrace_ops.c */
 void ftrace_ops_init(struct ftrace_ops *ops);
+void ftrace_ops_init_hashes(struct ftrace_ops *ops,
+			    struct ftrace_ops_hash *hashes);
 bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
 bool ftrace_ops_active(struct ftrace_ops *ops);
 void ftrace_update_func(void);

@@ -216,14 +216,11 @@ EXPORT_SYMBOL_GPL(ftrace_set_global_notrace);
 
 /**
  * ftrace_ops_set_global_filter - make @ops share the global filter
- * @ops: an ops that is not registered yet
+ * @ops: an ops never used before (afterwards its hashes stay its own)
  */
 void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
 {
-	if (ops->flags & FTRACE_OPS_FL_INITIALIZED)
-		return;
-	ftrace_ops_init(ops);
-	ops->func_hash = &global_ops.local_hash;
+	ftrace_ops_init_hashes(ops, &global_ops.local_hash);
 }
 EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
 

@@ -280,6 +280,19 @@ int ftrace_func_mapper_add_ip(struct ftrace_func_mapper *mapper,
 	return 0;
 }
 
+/* Unlink one mapper entry and hand back what it stored. */
+static void *mapper_take(struct ftrace_func_mapper *mapper,
+			 struct ftrace_func_entry *e)
+{
+	struct mapper_entry *m = container_of(e, struct mapper_entry, entry);
+	void *data = m->data;
+
+	hlist_del(&e->hlist);
+	mapper->hash.count--;
+	kfree(m);
+	return data;
+}
+
 /**
  * ftrace_func_mapper_remove_ip - forget @ip
  * @mapper: the map
@@ -291,17 +304,8 @@ void *ftrace_func_mapper_remove_ip(struct ftrace_func_mapper *mapper,
 				   unsigned long ip)
 {
 	struct ftrace_func_entry *e = ftrace_lookup_ip(&mapper->hash, ip);
-	struct mapper_entry *m;
-	void *data;
 
-	if (!e)
-		return NULL;
-	m = container_of(e, struct mapper_entry, entry);
-	data = m->data;
-	hlist_del(&e->hlist);
-	mapper->hash.count--;
-	kfree(m);
-	return data;
+	return e ? mapper_take(mapper, e) : NULL;
 }
 
 /**
@@ -312,23 +316,22 @@ void *ftrace_func_mapper_remove_ip(struct ftrace_func_mapper *mapper,
 void free_ftrace_func_mapper(struct ftrace_func_mapper *mapper,
 			     ftrace_mapper_func free_func)
 {
+	struct ftrace_hash *h = mapper ? &mapper->hash : NULL;
 	struct ftrace_func_entry *e;
-	struct hlist_node *tmp;
-	unsigned long i;
+	unsigned long b;
+	void *data;
 
-	if (!mapper)
-		return;
-	for (i = 0; i < (1UL << mapper->hash.size_bits); i++) {
-		hlist_for_each_entry_safe(e, tmp, &mapper->hash.buckets[i], hlist) {
-			struct mapper_entry *m;
-
-			m = container_of(e, struct mapper_entry, entry);
+	for (b = 0; h && b < (1UL << h->size_bits); b++) {
+		while (!hlist_empty(&h->buckets[b])) {
+			e = hlist_entry(h->buckets[b].first,
+					struct ftrace_func_entry, hlist);
+			data = mapper_take(mapper, e);
 			if (free_func)
-				free_func(m->data);
-			hlist_del(&e->hlist);
-			kfree(m);
+				free_func(data);
 		}
 	}
-	kfree(mapper->hash.buckets);
-	kfree(mapper);
+	if (h) {
+		kfree(h->buckets);
+		kfree(mapper);
+	}
 }

@@ -179,16 +179,27 @@ bool ftrace_ops_active(struct ftrace_ops *ops)
 }
 
 /**
- * ftrace_ops_init - first-use set-up of an ops
+ * ftrace_ops_init_hashes - first-use set-up of an ops, with its hashes
+ * @ops: the ops; one that is initialised already is left as it is
+ * @hashes: where its filter and notrace hashes live (its own, or shared)
+ */
+void ftrace_ops_init_hashes(struct ftrace_ops *ops,
+			    struct ftrace_ops_hash *hashes)
+{
+	if (!(ops->flags & FTRACE_OPS_FL_INITIALIZED)) {
+		mutex_init(&ops->local_hash.regex_lock);
+		ops->func_hash = hashes;
+		ops->flags |= FTRACE_OPS_FL_INITIALIZED;
+	}
+}
+
+/**
+ * ftrace_ops_init - first-use set-up of an ops with hashes of its own
  * @ops: the ops; static ops may come initialised already
  */
 void ftrace_ops_init(struct ftrace_ops *ops)
 {
-	if (ops->flags & FTRACE_OPS_FL_INITIALIZED)
-		return;
-	mutex_init(&ops->local_hash.regex_lock);
-	ops->func_hash = &ops->local_hash;
-	ops->flags |= FTRACE_OPS_FL_INITIALIZED;
+	ftrace_ops_init_hashes(ops, &ops->local_hash);
 }
 
 static struct ftrace_ops *list_first(void)
@@ -690,47 +701,57 @@ void ftrace_kill(void)
 	ftrace_trace_function = ftrace_stub;
 }
 
-/* /proc/sys/kernel/ftrace_enabled */
+/* Is a registered ops exempt from ftrace_enabled=0? */
+static bool permanent_ops_registered(void)
+{
+	struct ftrace_ops *op;
+
+	for (op = list_first(); op != &ftrace_list_end; op = list_next(op))
+		if (op->flags & FTRACE_OPS_FL_PERMANENT)
+			return true;
+	return false;
+}
+
+/*
+ * /proc/sys/kernel/ftrace_enabled: 0 turns every call site off except
+ * those of permanent ops (refused while one is registered, as in 6.1);
+ * any other number turns them back on.
+ */
 static int ftrace_enabled_sysctl(struct ctl_table *table, int write,
 				 void *buffer, size_t *lenp, loff_t *ppos)
 {
-	int old, ret;
+	int want = ftrace_enabled, ret;
+	struct ctl_table t = *table;
 
-	mutex_lock(&ftrace_lock);
-	old = ftrace_enabled;
-	ret = proc_dointvec(table, write, buffer, lenp, ppos);
-	if (ret || !write || old == !!ftrace_enabled) {
-		ftrace_enabled = !!ftrace_enabled;
-		goto out;
-	}
-	ftrace_enabled = !!ftrace_enabled;
-	if (ftrace_dead) {
-		ftrace_enabled = 0;
-		ret = -ENODEV;
-		goto out;
-	}
+	t.data = &want;
+	ret = proc_dointvec(&t, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+	want = !!want;
+	guard(mutex)(&ftrace_lock);
+	if (want == ftrace_enabled)
+		return 0;
+	if (ftrace_dead)
+		return -ENODEV;
+	if (!want && permanent_ops_registered())
+		return -EBUSY;
+	ftrace_enabled = want;
 	ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
 	if (ret)
-		ftrace_enabled = old;
-out:
-	mutex_unlock(&ftrace_lock);
+		ftrace_enabled = !want;
 	return ret;
 }
 
 static struct ctl_table ftrace_sysctls[] = {
-	{
-		.procname	= "ftrace_enabled",
-		.data		= &ftrace_enabled,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= ftrace_enabled_sysctl,
-	},
-	{}
+	{ .procname = "ftrace_enabled", .data = &ftrace_enabled,
+	  .maxlen = sizeof(int), .mode = 0644,
+	  .proc_handler = ftrace_enabled_sysctl },
+	{ }
 };
 
-static int __init ftrace_sysctl_init(void)
+/* The sysctl exists once the core has its records (or has given up). */
+static int __init ftrace_ops_late_init(void)
 {
-	register_sysctl_init("kernel", ftrace_sysctls);
-	return 0;
+	return register_sysctl("kernel", ftrace_sysctls) ? 0 : -ENOMEM;
 }
-late_initcall(ftrace_sysctl_init);
+late_initcall(ftrace_ops_late_init);

@@ -169,66 +169,36 @@ void ftrace_pid_follow_fork(struct trace_array *tr, bool enable)
 	}
 }
 
-/* Reading: the pids, or "no pid" when the list is empty. */
-#define NO_PIDS ((void *)1)
-
-static bool pid_file_no(struct seq_file *m)
+static bool pid_file_no(const struct file *file)
 {
-	return (unsigned long)m->file->f_inode->i_private & 1;
+	return (unsigned long)file->f_inode->i_private & 1;
 }
 
-static struct trace_array *pid_file_tr(struct file *file)
+static struct trace_array *pid_file_tr(const struct file *file)
 {
 	return (void *)((unsigned long)file->f_inode->i_private & ~1UL);
 }
 
-static void *pid_start(struct seq_file *m, loff_t *pos)
+/* Reading: every pid of the list, or "no pid" when it is empty. */
+static int pid_list_show(struct seq_file *m, void *unused)
 {
 	struct trace_array *tr = m->private;
 	struct trace_pid_list *list;
+	loff_t pos = 0;
+	void *v;
 
-	mutex_lock(&ftrace_lock);
-	rcu_read_lock_sched();
-	list = rcu_dereference_sched(*pid_slot(tr, pid_file_no(m)));
-	if (!list)
-		return *pos ? NULL : NO_PIDS;
-	return trace_pid_start(list, pos);
-}
-
-static void *pid_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	struct trace_array *tr = m->private;
-	struct trace_pid_list *list;
-
-	list = rcu_dereference_sched(*pid_slot(tr, pid_file_no(m)));
-	if (v == NO_PIDS) {
-		(*pos)++;
-		return NULL;
-	}
-	return trace_pid_next(list, v, pos);
-}
-
-static void pid_stop(struct seq_file *m, void *v)
-{
-	rcu_read_unlock_sched();
-	mutex_unlock(&ftrace_lock);
-}
-
-static int pid_show(struct seq_file *m, void *v)
-{
-	if (v == NO_PIDS) {
+	guard(mutex)(&ftrace_lock);
+	/* Writers free an old list only with ftrace_lock held. */
+	list = rcu_dereference_protected(*pid_slot(tr, pid_file_no(m->file)),
+					 lockdep_is_held(&ftrace_lock));
+	if (!list) {
 		seq_puts(m, "no pid\n");
 		return 0;
 	}
-	return trace_pid_show(m, v);
+	for (v = trace_pid_start(list, &pos); v; v = trace_pid_next(list, v, &pos))
+		trace_pid_show(m, v);
+	return 0;
 }
-
-static const struct seq_operations pid_seq_ops = {
-	.start = pid_start,
-	.next = pid_next,
-	.stop = pid_stop,
-	.show = pid_show,
-};
 
 static int pid_open(struct inode *inode, struct file *file)
 {
@@ -239,14 +209,11 @@ static int pid_open(struct inode *inode, struct file *file)
 		return ret;
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
 		mutex_lock(&ftrace_lock);
-		pid_reset(tr, (unsigned long)inode->i_private & 1);
+		pid_reset(tr, pid_file_no(file));
 		mutex_unlock(&ftrace_lock);
 	}
-	if (file->f_mode & FMODE_READ) {
-		ret = seq_open(file, &pid_seq_ops);
-		if (!ret)
-			((struct seq_file *)file->private_data)->private = tr;
-	}
+	if (file->f_mode & FMODE_READ)
+		ret = single_open(file, pid_list_show, tr);
 	if (ret)
 		trace_array_put(tr);
 	return ret;
@@ -256,7 +223,7 @@ static ssize_t pid_write(struct file *file, const char __user *ubuf,
 			 size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = pid_file_tr(file);
-	bool no = (unsigned long)file->f_inode->i_private & 1;
+	bool no = pid_file_no(file);
 	struct trace_pid_list *old, *list = NULL;
 	bool was_set;
 	ssize_t ret;
@@ -291,7 +258,7 @@ static int pid_release(struct inode *inode, struct file *file)
 	struct trace_array *tr = pid_file_tr(file);
 
 	trace_array_put(tr);
-	return (file->f_mode & FMODE_READ) ? seq_release(inode, file) : 0;
+	return (file->f_mode & FMODE_READ) ? single_release(inode, file) : 0;
 }
 
 static const struct file_operations pid_fops = {

@@ -24,6 +24,17 @@
 
 static LIST_HEAD(ftrace_commands);
 
+static struct ftrace_func_command *command_named(const char *name)
+{
+	struct ftrace_func_command *c;
+
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry(c, &ftrace_commands, list)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
 /**
  * register_ftrace_command - make a filter command available
  * @cmd: the command; its name must be unique
@@ -32,20 +43,11 @@ static LIST_HEAD(ftrace_commands);
  */
 int register_ftrace_command(struct ftrace_func_command *cmd)
 {
-	struct ftrace_func_command *c;
-	int ret = 0;
-
-	mutex_lock(&ftrace_lock);
-	list_for_each_entry(c, &ftrace_commands, list) {
-		if (!strcmp(c->name, cmd->name)) {
-			ret = -EBUSY;
-			goto out;
-		}
-	}
+	guard(mutex)(&ftrace_lock);
+	if (command_named(cmd->name))
+		return -EBUSY;
 	list_add(&cmd->list, &ftrace_commands);
-out:
-	mutex_unlock(&ftrace_lock);
-	return ret;
+	return 0;
 }
 
 /**
@@ -56,19 +58,11 @@ out:
  */
 int unregister_ftrace_command(struct ftrace_func_command *cmd)
 {
-	struct ftrace_func_command *c;
-	int ret = -ENODEV;
-
-	mutex_lock(&ftrace_lock);
-	list_for_each_entry(c, &ftrace_commands, list) {
-		if (c == cmd) {
-			list_del_init(&cmd->list);
-			ret = 0;
-			break;
-		}
-	}
-	mutex_unlock(&ftrace_lock);
-	return ret;
+	guard(mutex)(&ftrace_lock);
+	if (command_named(cmd->name) != cmd)
+		return -ENODEV;
+	list_del_init(&cmd->list);
+	return 0;
 }
 
 /*
@@ -79,18 +73,14 @@ int unregister_ftrace_command(struct ftrace_func_command *cmd)
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 		       char *func, char *cmd, char *params, bool enable)
 {
-	struct ftrace_func_command *c;
-	int ret = -EINVAL;
+	struct ftrace_func_command *c = command_named(cmd);
+	int ret;
 
-	lockdep_assert_held(&ftrace_lock);
-	list_for_each_entry(c, &ftrace_commands, list) {
-		if (strcmp(c->name, cmd))
-			continue;
-		mutex_unlock(&ftrace_lock);
-		ret = c->func(tr, hash, func, cmd, params, enable);
-		mutex_lock(&ftrace_lock);
-		break;
-	}
+	if (!c)
+		return -EINVAL;
+	mutex_unlock(&ftrace_lock);
+	ret = c->func(tr, hash, func, cmd, params, enable);
+	mutex_lock(&ftrace_lock);
 	return ret;
 }
 

@@ -229,24 +229,18 @@ static ssize_t prof_enable_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
 	unsigned long val;
-	int ret;
+	int ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
 	if (ret)
 		return ret;
-	val = !!val;
-	mutex_lock(&prof_lock);
-	if (val != prof_enabled) {
-		if (val)
+	scoped_guard(mutex, &prof_lock) {
+		if (val && !prof_enabled)
 			ret = prof_start();
-		else
+		else if (!val && prof_enabled)
 			prof_stop();
 	}
-	mutex_unlock(&prof_lock);
-	if (ret)
-		return ret;
-	*ppos += cnt;
-	return cnt;
+	*ppos += ret ? 0 : cnt;
+	return ret ?: cnt;
 }
 
 static const struct file_operations prof_enable_fops = {
