@@ -69,28 +69,42 @@ static __always_inline bool ops_match(struct ftrace_ops *ops, unsigned long ip)
 	return ftrace_hash_empty(skip) || !ftrace_lookup_ip(skip, ip);
 }
 
+/*
+ * Should the list function call @op for @ip?  Stubs never; RCU-only ops
+ * not where RCU is not watching; register-saving ops not from a site that
+ * saved none; the rest when their hashes select @ip.
+ */
+static __always_inline bool ops_call_here(struct ftrace_ops *op,
+					  unsigned long ip, bool have_regs)
+{
+	unsigned long f = op->flags;
+
+	if (f & FTRACE_OPS_FL_STUB)
+		return false;
+	if (!have_regs && (f & FTRACE_OPS_FL_SAVE_REGS))
+		return false;
+	if (unlikely(f & FTRACE_OPS_FL_RCU) && !rcu_is_watching())
+		return false;
+	return ops_match(op, ip);
+}
+
 /* ops_list_walk - call every registered ops that wants @ip. */
 static __always_inline void ops_list_walk(unsigned long ip,
 					  unsigned long parent_ip,
 					  struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	bool have_regs = ftrace_get_regs(fregs);
 	struct ftrace_ops *op;
 	int bit;
 
+	/* Also disables preemption: see ops_quiesce(). */
 	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
 	if (bit < 0)
 		return;
-	do_for_each_ftrace_op(op, ftrace_ops_list) {
-		if (op->flags & FTRACE_OPS_FL_STUB)
-			continue;
-		if ((op->flags & FTRACE_OPS_FL_RCU) && !rcu_is_watching())
-			continue;
-		if (!regs && (op->flags & FTRACE_OPS_FL_SAVE_REGS))
-			continue;
-		if (ops_match(op, ip))
+	for (op = rcu_dereference_raw(ftrace_ops_list); op != &ftrace_list_end;
+	     op = rcu_dereference_raw(op->next))
+		if (ops_call_here(op, ip, have_regs))
 			op->func(ip, parent_ip, op, fregs);
-	} while_for_each_ftrace_op(op);
 	trace_clear_recursion(bit);
 }
 
@@ -433,13 +447,9 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
  */
 int register_ftrace_function(struct ftrace_ops *ops)
 {
-	int ret;
-
 	ftrace_ops_init(ops);
-	mutex_lock(&ftrace_lock);
-	ret = ftrace_startup(ops, 0);
-	mutex_unlock(&ftrace_lock);
-	return ret;
+	guard(mutex)(&ftrace_lock);
+	return ftrace_startup(ops, 0);
 }
 EXPORT_SYMBOL_GPL(register_ftrace_function);
 
@@ -453,12 +463,8 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  */
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
-	int ret;
-
-	mutex_lock(&ftrace_lock);
-	ret = ftrace_shutdown(ops, 0);
-	mutex_unlock(&ftrace_lock);
-	return ret;
+	guard(mutex)(&ftrace_lock);
+	return ftrace_shutdown(ops, 0);
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 

@@ -20,20 +20,21 @@ static bool pids_set(struct trace_array *tr)
 	       rcu_access_pointer(tr->function_no_pids);
 }
 
+/*
+ * The per-CPU word the sched_switch probe keeps: FTRACE_PID_IGNORE (the
+ * task is filtered out), FTRACE_PID_TRACE (no list: trace), or the pid it
+ * found allowed, which must still be the current task's.
+ */
 static void pid_func(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct trace_array *tr = op->private;
-	int pid;
+	int who = tr ? this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid) :
+		       FTRACE_PID_TRACE;
 
-	if (tr) {
-		pid = this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid);
-		if (pid == FTRACE_PID_IGNORE)
-			return;
-		if (pid != FTRACE_PID_TRACE && pid != current->pid)
-			return;
-	}
-	op->saved_func(ip, parent_ip, op, fregs);
+	if (who == FTRACE_PID_TRACE ||
+	    (who != FTRACE_PID_IGNORE && who == current->pid))
+		op->saved_func(ip, parent_ip, op, fregs);
 }
 
 /* Point an FTRACE_OPS_FL_PID ops at pid_func() or at its own func. */
@@ -262,11 +263,8 @@ static int pid_release(struct inode *inode, struct file *file)
 }
 
 static const struct file_operations pid_fops = {
-	.open = pid_open,
-	.read = seq_read,
-	.write = pid_write,
-	.llseek = tracing_lseek,
-	.release = pid_release,
+	.open = pid_open, .read = seq_read, .write = pid_write,
+	.llseek = tracing_lseek, .release = pid_release,
 };
 
 /**
@@ -276,9 +274,13 @@ static const struct file_operations pid_fops = {
  */
 void ftrace_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 {
-	/* Bit 0 of the inode data tells the notrace file from the other. */
-	trace_create_file("set_ftrace_pid", TRACE_MODE_WRITE, d_tracer, tr,
-			  &pid_fops);
-	trace_create_file("set_ftrace_notrace_pid", TRACE_MODE_WRITE, d_tracer,
-			  (void *)((unsigned long)tr | 1), &pid_fops);
+	static const char *const names[] = {
+		"set_ftrace_pid", "set_ftrace_notrace_pid"
+	};
+	unsigned long no;
+
+	/* One file operations for both: bit 0 of the inode data says which. */
+	for (no = 0; no < ARRAY_SIZE(names); no++)
+		trace_create_file(names[no], TRACE_MODE_WRITE, d_tracer,
+				  (void *)((unsigned long)tr | no), &pid_fops);
 }

@@ -84,66 +84,67 @@ int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 	return ret;
 }
 
-struct ftrace_func_probe {
-	struct ftrace_probe_ops *probe_ops;
-	struct ftrace_ops ops;
+/* One probe: the callbacks of one probe_ops in one trace array. */
+struct probe_set {
+	struct ftrace_ops ops;		/* its filter hash: the probed functions */
+	struct ftrace_probe_ops *cbs;
 	struct trace_array *tr;
-	struct list_head list;
-	void *data;
+	void *data;			/* shared by all its functions */
+	struct list_head node;		/* in tr->func_probes */
 };
 
 static void probe_call(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct ftrace_func_probe *p = container_of(op, struct ftrace_func_probe,
+	struct probe_set *p = container_of(op, struct probe_set,
 						   ops);
 
-	p->probe_ops->func(ip, parent_ip, p->tr, p->probe_ops, p->data);
+	p->cbs->func(ip, parent_ip, p->tr, p->cbs, p->data);
 }
 
-static struct ftrace_hash *probe_hash(struct ftrace_func_probe *p)
+static struct ftrace_hash *probe_hash(struct probe_set *p)
 {
 	return rcu_dereference_protected(p->ops.func_hash->filter_hash,
 					 lockdep_is_held(&ftrace_lock));
 }
 
-static struct ftrace_func_probe *probe_find(struct trace_array *tr,
+static struct probe_set *probe_find(struct trace_array *tr,
 					    struct ftrace_probe_ops *probe_ops,
 					    bool create)
 {
-	struct ftrace_func_probe *p;
+	struct probe_set *p;
 
-	list_for_each_entry(p, &tr->func_probes, list)
-		if (p->probe_ops == probe_ops)
+	list_for_each_entry(p, &tr->func_probes, node)
+		if (p->cbs == probe_ops)
 			return p;
 	if (!create)
 		return NULL;
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return NULL;
-	p->probe_ops = probe_ops;
+	p->cbs = probe_ops;
 	p->tr = tr;
 	p->ops.func = probe_call;
 	p->ops.flags = FTRACE_OPS_FL_RECURSION;
 	ftrace_ops_init(&p->ops);
-	list_add(&p->list, &tr->func_probes);
+	list_add(&p->node, &tr->func_probes);
 	return p;
 }
 
 /* Drop a probe whose hash became empty: unregister, free its data. */
-static void probe_release(struct ftrace_func_probe *p)
+static void probe_release(struct probe_set *p)
 {
 	if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
 		ftrace_shutdown(&p->ops, 0);
-	list_del(&p->list);
-	if (p->probe_ops->free)
-		p->probe_ops->free(p->probe_ops, p->tr, 0, p->data);
+	list_del(&p->node);
+	if (p->cbs->free)
+		p->cbs->free(p->cbs, p->tr, 0, p->data);
 	ftrace_hash_free(probe_hash(p));
 	kfree(p);
 }
 
 /* Publish @hash as the probe's function set and (un)register to match. */
-static int probe_apply(struct ftrace_func_probe *p, struct ftrace_hash *hash)
+static int probe_apply(struct probe_set *p, struct ftrace_hash *hash)
 {
 	int ret;
 
@@ -158,19 +159,19 @@ static int probe_apply(struct ftrace_func_probe *p, struct ftrace_hash *hash)
 }
 
 /* Initialise the data of each function in @add not yet in @cur. */
-static int probe_init_new(struct ftrace_func_probe *p, struct ftrace_hash *add,
+static int probe_init_new(struct probe_set *p, struct ftrace_hash *add,
 			  struct ftrace_hash *cur, void *data)
 {
 	struct ftrace_func_entry *e;
 	unsigned long i;
 	int ret;
 
-	if (!p->probe_ops->init)
+	if (!p->cbs->init)
 		return 0;
 	for_each_hash_entry(add, i, e) {
 		if (ftrace_lookup_ip(cur, e->ip))
 			continue;
-		ret = p->probe_ops->init(p->probe_ops, p->tr, e->ip, data,
+		ret = p->cbs->init(p->cbs, p->tr, e->ip, data,
 					 &p->data);
 		if (ret < 0)
 			return ret;
@@ -194,7 +195,7 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 {
 	struct ftrace_hash *add = NULL, *merged = NULL;
 	struct ftrace_func_entry *e;
-	struct ftrace_func_probe *p;
+	struct probe_set *p;
 	unsigned long i;
 	int ret, count;
 
@@ -246,7 +247,7 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 	struct ftrace_hash *left = NULL, *gone = NULL;
 	char sym[KSYM_SYMBOL_LEN];
 	struct ftrace_func_entry *e;
-	struct ftrace_func_probe *p;
+	struct probe_set *p;
 	struct hlist_node *tmp;
 	int ret = -EINVAL;
 	unsigned long i;
@@ -303,28 +304,28 @@ out:
  */
 void clear_ftrace_function_probes(struct trace_array *tr)
 {
-	struct ftrace_func_probe *p, *n;
+	struct probe_set *p, *n;
 	struct ftrace_ops **ops;
 	unsigned int nr = 0;
 
 	mutex_lock(&ftrace_lock);
-	list_for_each_entry(p, &tr->func_probes, list)
+	list_for_each_entry(p, &tr->func_probes, node)
 		nr++;
 	ops = nr ? kcalloc(nr, sizeof(*ops), GFP_KERNEL) : NULL;
 	if (ops) {
 		nr = 0;
-		list_for_each_entry(p, &tr->func_probes, list)
+		list_for_each_entry(p, &tr->func_probes, node)
 			ops[nr++] = &p->ops;
 		ftrace_shutdown_batch(ops, nr, 0);
 		kfree(ops);
 	}
-	list_for_each_entry_safe(p, n, &tr->func_probes, list) {
+	list_for_each_entry_safe(p, n, &tr->func_probes, node) {
 		struct ftrace_func_entry *e;
 		unsigned long i;
 
-		if (p->probe_ops->free && probe_hash(p))
+		if (p->cbs->free && probe_hash(p))
 			for_each_hash_entry(probe_hash(p), i, e)
-				p->probe_ops->free(p->probe_ops, tr, e->ip,
+				p->cbs->free(p->cbs, tr, e->ip,
 						   p->data);
 		probe_release(p);
 	}
@@ -335,13 +336,13 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr)
 {
 	struct ftrace_func_entry *e;
-	struct ftrace_func_probe *p;
+	struct probe_set *p;
 	struct ftrace_probe_ops *po;
 	unsigned long i;
 
 	lockdep_assert_held(&ftrace_lock);
-	list_for_each_entry(p, &tr->func_probes, list) {
-		po = p->probe_ops;
+	list_for_each_entry(p, &tr->func_probes, node) {
+		po = p->cbs;
 		for_each_hash_entry(probe_hash(p), i, e) {
 			if (po->print)
 				po->print(m, e->ip, po, p->data);
