@@ -6,11 +6,14 @@
  *   ftrace_hash.c     ip sets (filter/notrace hashes) and the ip->data mapper
  *   ftrace_ops.c      the ops list, the list function, register/unregister
  *   ftrace_update.c   accounting (what each site must call) and patching
- *   ftrace_match.c    names and globs to records, filter text to hashes
+ *   ftrace_match.c    names and globs to records
+ *   ftrace_filter.c   the filter API and word syntax, boot filters, ftrace_init()
  *   ftrace_fs.c       tracefs files of the core
  *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid
- *   ftrace_probe.c    function probes and filter commands
+ *   ftrace_probe.c    function probes, filter commands, :mod: filters
  *   ftrace_profile.c  the function profiler
+ *   ftrace_direct.c   direct calls
+ *   ftrace_kunit.c    KUnit suites of the logic above
  *
  * One mutex, ftrace_lock, serialises every change to records, ops and the
  * code.  Readers that run in traced context (the list function, the graph
@@ -78,9 +81,15 @@ static inline unsigned long ftrace_rec_ip(const struct ftrace_block *b,
 	return b->base + r->off;
 }
 
+/* Layout of ftrace_rec.flags below FTRACE_FL_*: see ftrace_update.c. */
+#define REC_REF_MASK	0xffffU
+#define REC_SLOT_SHIFT	16
+#define REC_SLOT_MASK	(0x7fU << REC_SLOT_SHIFT)
+#define REC_SLOTS	128
+
 static inline unsigned int ftrace_rec_refs(const struct ftrace_rec *r)
 {
-	return r->flags & FTRACE_REF_MAX;
+	return r->flags & REC_REF_MASK;
 }
 
 #define for_each_ftrace_block(b) \

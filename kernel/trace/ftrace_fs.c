@@ -93,7 +93,6 @@ static void *fs_start(struct seq_file *m, loff_t *pos)
 	struct fs_iter *it = m->private;
 
 	mutex_lock(&ftrace_lock);
-	it->nrecs = 0;
 	it->nrecs = ftrace_nr_records();
 	return seek_rec(it, pos);
 }
@@ -119,7 +118,7 @@ static void show_enabled(struct seq_file *m, struct ftrace_block *b,
 	unsigned long ip = ftrace_rec_ip(b, r), target;
 	u32 f = r->flags;
 
-	seq_printf(m, " (%u)%s%s%s", ftrace_rec_refs(r) & 0xffff,
+	seq_printf(m, " (%u)%s%s%s", ftrace_rec_refs(r),
 		   f & FTRACE_FL_REGS ? " R" : "  ",
 		   f & FTRACE_FL_IPMODIFY ? " I" : "  ",
 		   f & FTRACE_FL_DIRECT ? " D" : "  ");
@@ -441,18 +440,13 @@ static int graph_notrace_open(struct inode *inode, struct file *file)
 	return open_plain(inode, file, FS_GRAPH_NOTRACE);
 }
 
-static int plain_release(struct inode *inode, struct file *file)
-{
-	return ftrace_regex_release(inode, file);
-}
-
 #define FTRACE_FOPS(name, openf, writef)		\
 static const struct file_operations name = {		\
 	.open = openf,					\
 	.read = seq_read,				\
 	.write = writef,				\
 	.llseek = tracing_lseek,			\
-	.release = plain_release,			\
+	.release = ftrace_regex_release,		\
 }
 
 FTRACE_FOPS(filter_fops, filter_open, ftrace_filter_write);

@@ -417,6 +417,7 @@ static int add_table(struct module *mod, unsigned long *start,
  */
 void __init ftrace_boot_records(unsigned long *start, unsigned long *end)
 {
+	unsigned long x100;
 	u64 t0, t1;
 	int err;
 
@@ -429,9 +430,9 @@ void __init ftrace_boot_records(unsigned long *start, unsigned long *end)
 		ftrace_dead = true;
 		return;
 	}
+	x100 = bytes_per_record_x100();
 	pr_info("ftrace: %lu call sites, %lu.%02lu bytes per record, converted in %llu us\n",
-		ftrace_nr_records(), bytes_per_record_x100() / 100,
-		bytes_per_record_x100() % 100, div_u64(t1 - t0, 1000));
+		ftrace_nr_records(), x100 / 100, x100 % 100, div_u64(t1 - t0, 1000));
 }
 
 /* Lock order: trace_types_lock (trace arrays), then ftrace_lock. */

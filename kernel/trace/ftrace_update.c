@@ -36,10 +36,6 @@
 
 #include "ftrace_core.h"
 
-#define REC_REF_MASK	0xffffU
-#define REC_SLOT_SHIFT	16
-#define REC_SLOT_MASK	(0x7fU << REC_SLOT_SHIFT)
-#define REC_SLOTS	128
 #define REC_STATE	(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN | \
 			 FTRACE_FL_TRAMP_EN | FTRACE_FL_DIRECT_EN | \
 			 FTRACE_FL_DISABLED | REC_SLOT_MASK)
