@@ -36,10 +36,10 @@ static unsigned long record_bytes;
 #define BLOCK_RECS \
 	((PAGE_SIZE - sizeof(struct ftrace_block)) / sizeof(struct ftrace_rec))
 
-static struct ftrace_block *block_alloc(unsigned int nrecs)
+static struct ftrace_block *block_alloc(unsigned int nrecs, gfp_t gfp)
 {
 	size_t size = struct_size((struct ftrace_block *)NULL, recs, nrecs);
-	struct ftrace_block *b = kzalloc(size, GFP_KERNEL);
+	struct ftrace_block *b = kzalloc(size, gfp);
 
 	if (b) {
 		record_bytes += ksize(b);
@@ -49,11 +49,17 @@ static struct ftrace_block *block_alloc(unsigned int nrecs)
 	return b;
 }
 
-static void block_free(struct ftrace_block *b)
+/* Statistics: a block leaves them when it leaves the list (or is dropped). */
+static void block_unaccount(struct ftrace_block *b)
 {
 	record_bytes -= ksize(b);
 	ftrace_number_of_pages -= DIV_ROUND_UP(ksize(b), PAGE_SIZE);
 	ftrace_number_of_groups--;
+}
+
+static void block_free(struct ftrace_block *b)
+{
+	block_unaccount(b);
 	kfree(b);
 }
 
@@ -230,7 +236,7 @@ void ftrace_site_load(struct ftrace_site *s, struct ftrace_block *b,
 {
 	memset(&s->dyn, 0, sizeof(s->dyn));
 	s->dyn.ip = ftrace_rec_ip(b, r);
-	s->dyn.flags = r->flags;
+	s->dyn.flags = r->flags & ~REC_SLOT_MASK;
 	s->rec = r;
 }
 
@@ -345,7 +351,8 @@ struct ftrace_block *ftrace_blocks_build(struct module *mod,
 			continue;
 		prev = ip;
 		if (!b || b->count == BLOCK_RECS || ip - b->base > U32_MAX) {
-			b = block_alloc(min_t(unsigned long, n - i, BLOCK_RECS));
+			b = block_alloc(min_t(unsigned long, n - i, BLOCK_RECS),
+					GFP_KERNEL);
 			if (!b)
 				goto nomem;
 			b->base = ip;
@@ -391,12 +398,21 @@ static void publish_blocks(struct ftrace_block *chain)
 	rcu_assign_pointer(*link, chain);
 }
 
-/* Convert and publish the call sites of one table. */
+/*
+ * Convert and publish the call sites of one table.
+ *
+ * The conversion runs under ftrace_lock although nothing can execute the
+ * new sites yet: the arch's write primitive is not reentrant against an
+ * update in progress (x86 queues batched writes in a shared vector while
+ * an update runs), so a module load must not write code while another
+ * CPU is in the middle of an update.
+ */
 static int add_table(struct module *mod, unsigned long *start,
 		     unsigned long *end)
 {
 	struct ftrace_block *chain, *b;
 
+	guard(mutex)(&ftrace_lock);
 	chain = ftrace_blocks_build(mod, start, end);
 	if (IS_ERR_OR_NULL(chain))
 		return PTR_ERR_OR_ZERO(chain);
@@ -404,9 +420,7 @@ static int add_table(struct module *mod, unsigned long *start,
 		ftrace_convert_block(b);
 		ftrace_update_tot_cnt += b->count;
 	}
-	mutex_lock(&ftrace_lock);
 	publish_blocks(chain);
-	mutex_unlock(&ftrace_lock);
 	return 0;
 }
 
@@ -477,22 +491,22 @@ void ftrace_module_enable(struct module *mod)
 	struct ftrace_rec *r;
 
 	lock_both();
+	for_each_ftrace_block(b)
+		if (b->mod == mod)
+			for (r = b->recs; r < b->recs + b->count; r++)
+				r->flags &= ~FTRACE_FL_DISABLED;
+	/* The records are listed now: ":mod:" filters waiting for it apply. */
 	if (!ftrace_dead)
 		ftrace_mod_loaded(mod);
-	for_each_ftrace_block(b) {
-		if (b->mod != mod)
-			continue;
-		for (r = b->recs; r < b->recs + b->count; r++)
-			r->flags &= ~FTRACE_FL_DISABLED;
-		if (!ftrace_dead)
+	for_each_ftrace_block(b)
+		if (b->mod == mod && !ftrace_dead)
 			ftrace_enable_new_records(b);
-	}
 	unlock_both();
 }
 
 static void block_free_rcu(struct rcu_head *head)
 {
-	block_free(container_of(head, struct ftrace_block, rcu));
+	kfree(container_of(head, struct ftrace_block, rcu));
 }
 
 /*
@@ -519,12 +533,12 @@ static void remove_range(struct module *mod, unsigned long start,
 			link = &b->next;
 			continue;
 		}
-		copy = keep ? block_alloc(keep) : NULL;
-		if (keep && !copy) {
-			/* Keep the old block: stale records are harmless. */
-			link = &b->next;
-			continue;
-		}
+		/*
+		 * The text of the removed records is freed next, so removal
+		 * must not fail: a trimmed copy is at most one page, which
+		 * the page allocator may be told never to fail.
+		 */
+		copy = keep ? block_alloc(keep, GFP_KERNEL | __GFP_NOFAIL) : NULL;
 		if (copy) {
 			copy->base = b->base;
 			copy->mod = b->mod;
@@ -539,8 +553,214 @@ static void remove_range(struct module *mod, unsigned long start,
 			rcu_assign_pointer(*link, b->next);
 		}
 		ftrace_update_tot_cnt -= b->count - keep;
+		block_unaccount(b);
 		call_rcu(&b->rcu, block_free_rcu);
 	}
+}
+
+/*
+ * Names of freed module init text.
+ *
+ * Trace entries of a module's init functions outlive the init text, and
+ * kallsyms forgets those names when the init sections are freed.  Just
+ * before that, the core keeps the name and extent of every init function
+ * that has a record, one sorted table per module, until the module goes.
+ * Readers (kallsyms, printing a trace) walk the tables under RCU.
+ */
+struct init_sym {
+	unsigned long addr;
+	unsigned long size;
+	const char *name;
+};
+
+struct init_names {
+	struct list_head list;		/* in init_name_tables, RCU */
+	struct module *mod;
+	unsigned int count;
+	struct rcu_head rcu;
+	char modname[MODULE_NAME_LEN];
+	struct init_sym syms[];		/* sorted by address; names follow */
+};
+
+static LIST_HEAD(init_name_tables);
+
+/* The function around @ip: its start, size and name; false if unnamed. */
+static bool init_fn_at(unsigned long ip, struct init_sym *sym, char *buf)
+{
+	unsigned long size, off;
+	char *modname;
+
+	if (!kallsyms_lookup(ip, &size, &off, &modname, buf))
+		return false;
+	sym->addr = ip - off;
+	sym->size = size;
+	return true;
+}
+
+/* Count the named records of @mod in [start, end) and their name bytes. */
+static unsigned int init_names_count(struct module *mod, unsigned long start,
+				     unsigned long end, size_t *bytes)
+{
+	char buf[KSYM_NAME_LEN];
+	struct ftrace_block *b;
+	struct init_sym sym;
+	unsigned long ip;
+	unsigned int i, n = 0;
+
+	*bytes = 0;
+	for_each_ftrace_block(b) {
+		if (b->mod != mod)
+			continue;
+		for (i = 0; i < b->count; i++) {
+			ip = ftrace_rec_ip(b, &b->recs[i]);
+			if (ip < start || ip >= end || !init_fn_at(ip, &sym, buf))
+				continue;
+			n++;
+			*bytes += strlen(buf) + 1;
+		}
+	}
+	return n;
+}
+
+static int cmp_init_sym(const void *a, const void *b)
+{
+	const struct init_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Keep the names of @mod's init functions in [start, end) (best effort). */
+static void init_names_save(struct module *mod, unsigned long start,
+			    unsigned long end)
+{
+	char buf[KSYM_NAME_LEN], *names;
+	struct ftrace_block *b;
+	struct init_names *t;
+	unsigned int i, n;
+	unsigned long ip;
+	size_t bytes;
+
+	lockdep_assert_held(&ftrace_lock);
+	n = init_names_count(mod, start, end, &bytes);
+	if (!n)
+		return;
+	t = kzalloc(struct_size(t, syms, n) + bytes, GFP_KERNEL);
+	if (!t)
+		return;
+	t->mod = mod;
+	strscpy(t->modname, mod->name, sizeof(t->modname));
+	names = (char *)&t->syms[n];
+	for_each_ftrace_block(b) {
+		if (b->mod != mod)
+			continue;
+		for (i = 0; i < b->count && t->count < n; i++) {
+			ip = ftrace_rec_ip(b, &b->recs[i]);
+			if (ip < start || ip >= end ||
+			    !init_fn_at(ip, &t->syms[t->count], buf))
+				continue;
+			strcpy(names, buf);
+			t->syms[t->count++].name = names;
+			names += strlen(buf) + 1;
+		}
+	}
+	sort(t->syms, t->count, sizeof(t->syms[0]), cmp_init_sym, NULL);
+	list_add_tail_rcu(&t->list, &init_name_tables);
+}
+
+static void init_names_drop(struct module *mod)
+{
+	struct init_names *t, *n;
+
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry_safe(t, n, &init_name_tables, list) {
+		if (t->mod != mod)
+			continue;
+		list_del_rcu(&t->list);
+		kfree_rcu(t, rcu);
+	}
+}
+
+static const struct init_sym *init_sym_find(struct init_names *t,
+					    unsigned long addr)
+{
+	unsigned int lo = 0, hi = t->count, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (addr < t->syms[mid].addr)
+			hi = mid;
+		else if (addr >= t->syms[mid].addr + t->syms[mid].size)
+			lo = mid + 1;
+		else
+			return &t->syms[mid];
+	}
+	return NULL;
+}
+
+/**
+ * ftrace_init_name_lookup - name an address in freed module init text
+ * @addr: the address
+ * @size: receives the function's size (may be NULL)
+ * @off: receives @addr's offset in it (may be NULL)
+ * @modname: receives the module name (may be NULL)
+ * @sym: KSYM_NAME_LEN buffer for the function name
+ *
+ * Return: @sym, or NULL if @addr was in no traced module's init function.
+ */
+const char *ftrace_init_name_lookup(unsigned long addr, unsigned long *size,
+				    unsigned long *off, char **modname,
+				    char *sym)
+{
+	const struct init_sym *s = NULL;
+	struct init_names *t;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(t, &init_name_tables, list) {
+		s = init_sym_find(t, addr);
+		if (!s)
+			continue;
+		if (size)
+			*size = s->size;
+		if (off)
+			*off = addr - s->addr;
+		if (modname)
+			*modname = t->modname;
+		strscpy(sym, s->name, KSYM_NAME_LEN);
+		break;
+	}
+	rcu_read_unlock();
+	return s ? sym : NULL;
+}
+
+/**
+ * ftrace_init_name_symbol - the @symnum-th kept init function, for kallsyms
+ * @symnum: index over every kept name
+ * @value: receives its address
+ * @name: KSYM_NAME_LEN buffer for its name
+ * @module_name: MODULE_NAME_LEN buffer for its module's name
+ *
+ * Return: 0, or -ERANGE past the last one.
+ */
+int ftrace_init_name_symbol(unsigned int symnum, unsigned long *value,
+			    char *name, char *module_name)
+{
+	struct init_names *t;
+	int ret = -ERANGE;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(t, &init_name_tables, list) {
+		if (symnum >= t->count) {
+			symnum -= t->count;
+			continue;
+		}
+		*value = t->syms[symnum].addr;
+		strscpy(name, t->syms[symnum].name, KSYM_NAME_LEN);
+		strscpy(module_name, t->modname, MODULE_NAME_LEN);
+		ret = 0;
+		break;
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 /**
@@ -557,6 +777,7 @@ void ftrace_release_mod(struct module *mod)
 	ftrace_ops_drop_range(core, core + mod->core_layout.size);
 	if (init)
 		ftrace_ops_drop_range(init, init + mod->init_layout.size);
+	init_names_drop(mod);
 	unlock_both();
 }
 
@@ -569,6 +790,8 @@ void ftrace_release_mod(struct module *mod)
 void ftrace_free_mem(struct module *mod, void *start, void *end)
 {
 	lock_both();
+	if (mod)
+		init_names_save(mod, (unsigned long)start, (unsigned long)end);
 	remove_range(mod, (unsigned long)start, (unsigned long)end);
 	ftrace_ops_drop_range((unsigned long)start, (unsigned long)end);
 	unlock_both();
