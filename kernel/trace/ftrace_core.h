@@ -15,9 +15,18 @@
  *   ftrace_direct.c   direct calls
  *   ftrace_kunit.c    KUnit suites of the logic above
  *
- * One mutex, ftrace_lock, serialises every change to records, ops and the
- * code.  Readers that run in traced context (the list function, the graph
- * filter) use RCU-sched style protection: preemption is off around them.
+ * Locks, in the order they are taken:
+ *
+ *   command_lock (ftrace_probe.c)  keeps a filter command while it runs
+ *   direct_mutex (ftrace_direct.c) direct-call targets
+ *   trace_types_lock (trace.c)     the trace arrays, on module load/unload
+ *   ftrace_lock                    records, ops, hashes and the code
+ *   text_mutex                     taken by the arch around code writes
+ *
+ * prof_lock (ftrace_profile.c) is taken before ftrace_lock when the
+ * profiler registers.  Readers that run in traced context (the list
+ * function, the graph filter) use RCU-sched style protection: preemption
+ * is off around them.
  */
 #ifndef _KERNEL_TRACE_FTRACE_CORE_H
 #define _KERNEL_TRACE_FTRACE_CORE_H
@@ -99,6 +108,11 @@ static inline unsigned int ftrace_rec_refs(const struct ftrace_rec *r)
 					  lockdep_is_held(&ftrace_lock)))
 
 /* ftrace_records.c */
+const char *ftrace_init_name_lookup(unsigned long addr, unsigned long *size,
+				    unsigned long *off, char **modname,
+				    char *sym);
+int ftrace_init_name_symbol(unsigned int symnum, unsigned long *value,
+			    char *name, char *module_name);
 struct ftrace_rec *ftrace_find_rec(unsigned long ip, struct ftrace_block **bp);
 struct ftrace_rec *ftrace_block_find(struct ftrace_block *b, unsigned long ip);
 struct ftrace_block *ftrace_blocks_build(struct module *mod,
@@ -172,6 +186,7 @@ int ftrace_patch_block(struct ftrace_block *b, const struct ftrace_patch_ops *p,
 void ftrace_enable_new_records(struct ftrace_block *b);
 void ftrace_convert_block(struct ftrace_block *b);
 int ftrace_run_update(int command);
+void ftrace_slots_gc(void);
 unsigned long ftrace_site_target(unsigned long ip);
 
 /* ftrace_match.c */
@@ -183,18 +198,27 @@ struct ftrace_glob {
 
 int ftrace_glob_parse(char *str, int len, struct ftrace_glob *g, bool *neg);
 bool ftrace_glob_match(const char *name, const struct ftrace_glob *g);
-int ftrace_match_to_hash(struct ftrace_hash *hash, char *func, char *mod,
-			 bool remove);
+int ftrace_match_to_hash(struct ftrace_hash *hash, const char *func,
+			 const char *mod, bool remove);
+bool ftrace_module_known(const char *name);
 int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
-		      struct trace_array *tr, bool enable);
+		      struct trace_array *tr, struct list_head *mods,
+		      bool enable);
 
 /* ftrace_probe.c */
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 		       char *func, char *cmd, char *params, bool enable);
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);
-int ftrace_mod_defer(struct trace_array *tr, struct ftrace_hash *hash,
-		     const char *func, const char *module, bool enable);
-void ftrace_mod_clear(struct trace_array *tr, bool enable);
+bool ftrace_ops_is_probe(struct ftrace_ops *ops);
+void ftrace_probes_drop_range(unsigned long start, unsigned long end);
+int ftrace_mod_word(struct list_head *mods, struct ftrace_hash *hash,
+		    const char *func, const char *module, bool enable);
+int ftrace_mods_copy(struct list_head *dst, struct trace_array *tr,
+		     bool enable);
+void ftrace_mods_free(struct list_head *mods);
+int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
+			struct list_head *mods, struct ftrace_hash *hash,
+			bool enable);
 void ftrace_mod_show(struct seq_file *m, struct trace_array *tr, bool enable);
 void ftrace_mod_loaded(struct module *mod);
 

@@ -56,14 +56,22 @@ bool ftrace_ops_is_direct(struct ftrace_ops *ops)
 	return ops == &direct_ops;
 }
 
-/* Publish a copy of direct_hash with @ip -> @addr (0: without @ip). */
+/*
+ * Publish a copy of direct_hash with @ip -> @addr (0: without @ip).
+ *
+ * The update engine reads direct_hash in preemptible code under
+ * ftrace_lock, which the rude grace period of the free does not cover:
+ * the swap happens under ftrace_lock too.
+ */
 static int direct_set(unsigned long ip, unsigned long addr)
 {
 	struct ftrace_hash *old, *new;
 	struct ftrace_func_entry *e;
 
+	lockdep_assert_held(&direct_mutex);
+	guard(mutex)(&ftrace_lock);
 	old = rcu_dereference_protected(direct_hash,
-					lockdep_is_held(&direct_mutex));
+					lockdep_is_held(&ftrace_lock));
 	new = ftrace_hash_copy(old);
 	if (!new)
 		return -ENOMEM;

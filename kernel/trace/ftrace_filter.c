@@ -19,6 +19,8 @@
  * @buf: the word, modified in place
  * @len: its length
  * @tr: the trace array, for commands; NULL if commands are not allowed
+ * @mods: the list of ":mod:" words waiting for their module that goes
+ *	  with @hash, NULL if words cannot wait
  * @enable: true for a filter hash, false for a notrace hash
  *
  * Called with ftrace_lock held.
@@ -27,7 +29,8 @@
  * command, or another negative error.
  */
 int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
-		      struct trace_array *tr, bool enable)
+		      struct trace_array *tr, struct list_head *mods,
+		      bool enable)
 {
 	char *func, *cmd, *next = buf;
 	int ret;
@@ -39,14 +42,9 @@ int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
 		return ret > 0 ? 0 : ret ?: -EINVAL;
 	}
 	cmd = strsep(&next, ":");
-	if (!strcmp(cmd, "mod")) {
-		if (!next || !*next)
-			return -EINVAL;
-		ret = ftrace_match_to_hash(hash, func, next, false);
-		if (!ret)	/* not loaded (yet): remember it */
-			ret = ftrace_mod_defer(tr, hash, func, next, enable);
-		return ret > 0 ? 0 : ret;
-	}
+	if (!strcmp(cmd, "mod"))
+		return next ? ftrace_mod_word(mods, hash, func, next, enable) :
+			      -EINVAL;
 	if (!tr)
 		return -EINVAL;
 	return ftrace_run_command(tr, hash, func, cmd, next, enable);
@@ -77,7 +75,7 @@ static int set_text(struct ftrace_ops *ops, unsigned char *buf, int len,
 		word = strsep(&rest, " \t\n");
 		if (*word)
 			ret = ftrace_apply_text(hash, word, strlen(word), NULL,
-						!nt);
+						NULL, !nt);
 	}
 	if (!ret)
 		ret = ftrace_ops_set_hash(ops, nt, hash);
@@ -275,12 +273,25 @@ __setup("ftrace_graph_notrace=", set_boot_graph_nt);
  * @ops: the ops
  * @buf: "name,name,..." (modified)
  * @enable: 1 for the filter hash, 0 for the notrace hash
+ *
+ * Each word is applied on its own: a word that selects nothing is
+ * reported and skipped, the others still apply.
  */
 void __init ftrace_set_early_filter(struct ftrace_ops *ops, char *buf,
 				    int enable)
 {
-	strreplace(buf, ',', ' ');
-	set_text(ops, buf, strlen(buf), false, !enable);
+	char *word;
+	int ret;
+
+	while ((word = strsep(&buf, ",")) != NULL) {
+		if (!*word)
+			continue;
+		ret = set_text(ops, (unsigned char *)word, strlen(word), false,
+			       !enable);
+		if (ret)
+			pr_warn("ftrace: boot %s word '%s' ignored: %d\n",
+				enable ? "filter" : "notrace", word, ret);
+	}
 }
 
 static void __init set_graph_early(char *buf, struct ftrace_hash __rcu **slot)

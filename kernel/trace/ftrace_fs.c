@@ -7,10 +7,13 @@
  *   set_ftrace_filter/_notrace  an ops' hashes (global_ops at top level)
  *   set_graph_function/_notrace the function_graph hashes
  *
- * Writing a filter file edits a private copy of the hash; the copy is
- * published when the file is closed, and only if every write succeeded,
- * so a bad name changes nothing.  Opening with O_TRUNC (">") starts from
- * an empty copy, appending (">>") from the current hash.
+ * Writing a filter file edits a private copy of the hash (and of the list
+ * of ":mod:" words waiting for their module); the copies are published
+ * when the file is closed.  A word that selects nothing fails its write
+ * and changes nothing; the accepted words are published, unless not one
+ * was accepted, so a lone bad name leaves the filter as it was.  Opening
+ * with O_TRUNC (">") starts from empty copies, appending (">>") from the
+ * current ones.
  *
  * Reading walks the records by position: positions below the record count
  * are records, the one after them prints the extra lines (the "all
@@ -40,7 +43,9 @@ struct fs_iter {
 	struct ftrace_hash *shown;	/* snapshot for reading */
 	struct ftrace_hash *hash;	/* private copy for writing */
 	struct trace_parser parser;
-	bool failed;
+	struct list_head mods;		/* private ":mod:" waiting list */
+	unsigned int ok;		/* words applied */
+	unsigned int failed;		/* words refused */
 	bool tr_ref;		/* holds a reference on @tr */
 	/* seq position */
 	struct ftrace_block *b;
@@ -112,10 +117,24 @@ static void fs_stop(struct seq_file *m, void *v)
 	mutex_unlock(&ftrace_lock);
 }
 
+/* " ->func": what the arch says the trampoline (or caller) calls. */
+static void show_callee(struct seq_file *m, struct ftrace_ops *op,
+			struct ftrace_block *b, struct ftrace_rec *r)
+{
+	struct ftrace_site s;
+	void *callee;
+
+	ftrace_site_load(&s, b, r);
+	callee = arch_ftrace_trampoline_func(op, &s.dyn);
+	if (callee)
+		seq_printf(m, " ->%pS", callee);
+}
+
 static void show_enabled(struct seq_file *m, struct ftrace_block *b,
 			 struct ftrace_rec *r)
 {
 	unsigned long ip = ftrace_rec_ip(b, r), target;
+	struct ftrace_ops *op = NULL;
 	u32 f = r->flags;
 
 	seq_printf(m, " (%u)%s%s%s", ftrace_rec_refs(r),
@@ -124,11 +143,14 @@ static void show_enabled(struct seq_file *m, struct ftrace_block *b,
 		   f & FTRACE_FL_DIRECT ? " D" : "  ");
 	target = ftrace_site_target(ip);
 	if ((f & FTRACE_FL_TRAMP_EN) && target) {
-		struct ftrace_ops *op = ftrace_ops_trampoline(target);
-
+		op = ftrace_ops_trampoline(target);
 		seq_printf(m, "\ttramp: %pS (%pS)", (void *)target,
 			   op ? (void *)op->func : NULL);
 	}
+	show_callee(m, op, b, r);
+	if ((f & FTRACE_FL_DIRECT) && ftrace_find_rec_direct(ip))
+		seq_printf(m, "\n\tdirect-->%pS",
+			   (void *)ftrace_find_rec_direct(ip));
 }
 
 static void show_extras(struct seq_file *m, struct fs_iter *it)
@@ -187,10 +209,17 @@ static struct ftrace_hash __rcu **target_slot(struct fs_iter *it)
 
 static void fs_iter_free(struct fs_iter *it)
 {
+	ftrace_mods_free(&it->mods);
 	ftrace_hash_free(it->shown);
 	ftrace_hash_free(it->hash);
 	trace_parser_put(&it->parser);
 	kfree(it);
+}
+
+/* Do the file's words wait for modules (set_ftrace_filter/_notrace)? */
+static bool has_mods(struct fs_iter *it)
+{
+	return (it->kind == FS_FILTER || it->kind == FS_NOTRACE) && it->tr;
 }
 
 static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
@@ -207,6 +236,7 @@ static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
 	it->kind = kind;
 	it->ops = ops;
 	it->tr = tr;
+	INIT_LIST_HEAD(&it->mods);
 	/* Commands at the top level act on the global trace array. */
 	if (!tr && ops == &global_ops)
 		it->tr = global_ops.private;
@@ -227,8 +257,9 @@ static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
 		it->hash = ftrace_hash_copy((file->f_flags & O_TRUNC) ? NULL : cur);
 		if (!it->hash)
 			goto fail;
-		if ((file->f_flags & O_TRUNC) && kind <= FS_NOTRACE)
-			ftrace_mod_clear(it->tr, kind == FS_FILTER);
+		if (has_mods(it) && !(file->f_flags & O_TRUNC) &&
+		    ftrace_mods_copy(&it->mods, it->tr, kind == FS_FILTER))
+			goto fail;
 	}
 	mutex_unlock(&ftrace_lock);
 	if (!(file->f_mode & FMODE_READ)) {
@@ -291,9 +322,14 @@ static int apply_word(struct fs_iter *it)
 		return 0;
 	mutex_lock(&ftrace_lock);
 	ret = ftrace_apply_text(it->hash, word, it->parser.idx, it->tr,
+				has_mods(it) ? &it->mods : NULL,
 				it->kind == FS_FILTER || it->kind == FS_GRAPH);
 	mutex_unlock(&ftrace_lock);
 	trace_parser_clear(&it->parser);
+	if (ret < 0)
+		it->failed++;
+	else
+		it->ok++;
 	return ret;
 }
 
@@ -310,15 +346,13 @@ static ssize_t fs_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	read = trace_get_user(&it->parser, ubuf, cnt, ppos);
 	if (read < 0) {
-		it->failed = true;
+		it->failed++;
 		return read;
 	}
 	if (trace_parser_loaded(&it->parser) && !trace_parser_cont(&it->parser)) {
 		ret = apply_word(it);
-		if (ret < 0) {
-			it->failed = true;
+		if (ret < 0)
 			return ret;
-		}
 	}
 	return read;
 }
@@ -330,8 +364,8 @@ static ssize_t fs_write(struct file *file, const char __user *ubuf,
  * @cnt: its length
  * @ppos: file position
  *
- * Return: @cnt consumed, or -EINVAL when a word matches nothing (the file
- * then publishes nothing on close).
+ * Return: the bytes consumed, or -EINVAL when a word matches nothing (that
+ * word is dropped; the others are published at close).
  */
 ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
@@ -360,6 +394,9 @@ static int publish(struct fs_iter *it)
 	struct ftrace_hash *new, *old;
 
 	lockdep_assert_held(&ftrace_lock);
+	if (has_mods(it))
+		return ftrace_mods_publish(it->tr, it->ops, &it->mods, it->hash,
+					   it->kind == FS_FILTER);
 	if (it->kind == FS_FILTER || it->kind == FS_NOTRACE)
 		return ftrace_ops_set_hash(it->ops, it->kind == FS_NOTRACE,
 					   it->hash);
@@ -377,13 +414,19 @@ static int publish(struct fs_iter *it)
  * @inode: the file's inode
  * @file: the file
  *
+ * The words that were accepted are published, as in 6.1, except when the
+ * file was written and not one word was accepted: then nothing changes,
+ * even with O_TRUNC (6.1 would empty the filter: trace everything).
+ *
  * Return: 0.
  */
 int ftrace_regex_release(struct inode *inode, struct file *file)
 {
 	struct fs_iter *it = file_iter(file);
 
-	if (it->hash && !it->failed && apply_word(it) >= 0) {
+	if (it->hash)
+		apply_word(it);		/* a last word without a newline */
+	if (it->hash && (it->ok || !it->failed)) {
 		mutex_lock(&ftrace_lock);
 		publish(it);
 		mutex_unlock(&ftrace_lock);

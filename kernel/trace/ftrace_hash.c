@@ -230,6 +230,8 @@ struct mapper_entry {
 	void *data;
 };
 
+#define MAPPER_BITS	10
+
 /**
  * allocate_ftrace_func_mapper - a new, empty ip to data map
  *
@@ -237,7 +239,11 @@ struct mapper_entry {
  */
 struct ftrace_func_mapper *allocate_ftrace_func_mapper(void)
 {
-	return (struct ftrace_func_mapper *)ftrace_hash_alloc(FTRACE_HASH_MAX_BITS / 2);
+	/*
+	 * Probed functions are looked up in traced context and the map is
+	 * never resized: size it for a large glob (1024 buckets, 8 KiB).
+	 */
+	return (struct ftrace_func_mapper *)ftrace_hash_alloc(MAPPER_BITS);
 }
 
 /**

@@ -195,7 +195,7 @@ static void records_split_blocks(struct kunit *test)
 
 /* The plan and the patch engine, against fake text. */
 
-#define NSITES 4
+#define NSITES 132
 
 struct fake_site {
 	bool call;
@@ -204,6 +204,7 @@ struct fake_site {
 
 static struct fake_site fake_text[NSITES];
 static int fake_writes;
+static bool fake_nop_got_module;
 
 static struct fake_site *fake_at(struct dyn_ftrace *rec)
 {
@@ -227,6 +228,7 @@ static int fake_make_nop(struct module *mod, struct dyn_ftrace *rec,
 {
 	struct fake_site *s = fake_at(rec);
 
+	fake_nop_got_module |= !!mod;
 	if (!s->call || s->target != addr)
 		return -EINVAL;
 	s->call = false;
@@ -281,6 +283,7 @@ static int plan_init(struct kunit *test)
 		return -ENOMEM;
 	memset(fake_text, 0, sizeof(fake_text));
 	fake_writes = 0;
+	fake_nop_got_module = false;
 	for (i = 0; i < NSITES; i++)
 		tab[i] = site_ip(i);
 	f->b = ftrace_blocks_build(NULL, tab, tab + NSITES);
@@ -318,6 +321,8 @@ static void plan_exit(struct kunit *test)
 
 	ftrace_plan_ops = &ftrace_ops_list;
 	ftrace_enabled = f->saved_enabled;
+	/* Forget the fake trampolines' slots. */
+	ftrace_slots_gc();
 	mutex_unlock(&ftrace_lock);
 	ftrace_hash_free(f->a.local_hash.filter_hash);
 	ftrace_hash_free(f->r.local_hash.filter_hash);
@@ -401,6 +406,74 @@ static void trampoline_for_a_lone_ops(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fake_text[0].call);
 }
 
+/*
+ * More lone ops with trampolines than a record has slot numbers for: the
+ * sites without a slot call the arch caller, and a second pass finds
+ * nothing to do (a site is never left expecting an unknown trampoline).
+ */
+static void trampoline_slots_run_out(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	const int n = NSITES - 2;
+	struct ftrace_site failed;
+	struct ftrace_ops *ops;
+	int i, tramps = 0;
+
+	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	f->a.flags &= ~FTRACE_OPS_FL_ENABLED;
+	f->r.flags &= ~FTRACE_OPS_FL_ENABLED;
+	for (i = 0; i < n; i++) {
+		ops[i].func = cb;
+		ftrace_ops_init(&ops[i]);
+		ops[i].local_hash.filter_hash = ftrace_hash_copy(NULL);
+		KUNIT_ASSERT_NOT_NULL(test, ops[i].local_hash.filter_hash);
+		ftrace_hash_add(ops[i].local_hash.filter_hash, site_ip(i + 2));
+		ops[i].trampoline = 0x10000 + 0x100 * i;
+		ops[i].flags |= FTRACE_OPS_FL_ENABLED;
+		RCU_INIT_POINTER(ops[i].next, i + 1 < n ? &ops[i + 1] : &f->a);
+	}
+	RCU_INIT_POINTER(f->list, &ops[0]);
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
+						 &failed), n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_TRUE(test, fake_text[i + 2].call);
+		if (fake_text[i + 2].target == ops[i].trampoline)
+			tramps++;
+		else
+			KUNIT_EXPECT_EQ(test, fake_text[i + 2].target,
+					(unsigned long)FTRACE_ADDR);
+	}
+	/* Slots other ops hold at boot are not ours to count on. */
+	KUNIT_EXPECT_GT(test, tramps, 0);
+	KUNIT_EXPECT_LE(test, tramps, REC_SLOTS - 1);
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
+						 &failed), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, false,
+						 &failed), n);
+	for (i = 0; i < n; i++)
+		ftrace_hash_free(ops[i].local_hash.filter_hash);
+}
+
+/* Turning a site off is never "module load time" for the arch. */
+static void nop_is_not_module_load(struct kunit *test)
+{
+	static struct module fake_mod;
+	struct plan_fixture *f = test->priv;
+	struct ftrace_site failed;
+
+	f->b->mod = &fake_mod;
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
+						 &failed), 2);
+	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, false,
+						 &failed), 2);
+	KUNIT_EXPECT_FALSE(test, fake_nop_got_module);
+	f->b->mod = NULL;
+}
+
 static void mismatch_is_not_written(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
@@ -468,6 +541,8 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(plan_counts_and_flags),
 	KUNIT_CASE(patch_exactly_the_changes),
 	KUNIT_CASE(trampoline_for_a_lone_ops),
+	KUNIT_CASE(trampoline_slots_run_out),
+	KUNIT_CASE(nop_is_not_module_load),
 	KUNIT_CASE(mismatch_is_not_written),
 	KUNIT_CASE(ipmodify_conflict),
 	KUNIT_CASE(notrace_and_disabled),

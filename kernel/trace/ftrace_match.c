@@ -70,16 +70,34 @@ bool ftrace_glob_match(const char *name, const struct ftrace_glob *g)
 	return false;
 }
 
-/* What to do with each matching record. */
+/*
+ * What to do with each matching record.  A module word selects which text
+ * the function word applies to: "M" (a glob) the modules it matches, "!M"
+ * everything else, vmlinux included; "" every module, "!" (or "!*")
+ * vmlinux only.
+ */
 struct match {
 	struct ftrace_hash *hash;
 	struct ftrace_glob func;
 	struct ftrace_glob mod;
 	bool has_mod;
+	bool mod_neg;
 	bool remove;
 	int found;
 	int err;
 };
+
+/* Does the module word of @m select the text of module @name (NULL: vmlinux)? */
+static bool mod_selected(const struct match *m, const char *name)
+{
+	if (!m->has_mod)
+		return true;
+	if (!name)
+		return m->mod_neg;
+	if (!m->mod.len)
+		return !m->mod_neg;
+	return ftrace_glob_match(name, &m->mod) != m->mod_neg;
+}
 
 static void take(struct match *m, unsigned long ip)
 {
@@ -104,11 +122,12 @@ static void match_modules(struct match *m)
 	struct ftrace_rec *r;
 
 	for_each_ftrace_block(b) {
-		if (!b->mod)
-			continue;
-		if (m->has_mod && !ftrace_glob_match(b->mod->name, &m->mod))
+		if (!b->mod || !mod_selected(m, b->mod->name))
 			continue;
 		for (r = b->recs; r < b->recs + b->count; r++) {
+			/* Not listed in available_filter_functions yet. */
+			if (r->flags & FTRACE_FL_DISABLED)
+				continue;
 			ip = ftrace_rec_ip(b, r);
 			if (!kallsyms_lookup(ip, &size, &off, &modname, sym))
 				continue;
@@ -205,15 +224,20 @@ static void match_index(struct match *m)
 {
 	struct ftrace_block *b;
 	unsigned long n;
+	unsigned int i;
 
 	if (kstrtoul(m->func.search, 0, &n) || !n--)
 		return;
+	/* Positions as available_filter_functions lists them. */
 	for_each_ftrace_block(b) {
-		if (n < b->count) {
-			take(m, ftrace_rec_ip(b, &b->recs[n]));
-			return;
+		for (i = 0; i < b->count; i++) {
+			if (b->recs[i].flags & FTRACE_FL_DISABLED)
+				continue;
+			if (!n--) {
+				take(m, ftrace_rec_ip(b, &b->recs[i]));
+				return;
+			}
 		}
-		n -= b->count;
 	}
 }
 
@@ -224,35 +248,70 @@ static void match_index(struct match *m)
  * @mod: a module word ("mod" of "func:mod:mod"), or NULL for any text
  * @remove: remove instead of add (also implied by a leading '!')
  *
- * Called with ftrace_lock held.
+ * Called with ftrace_lock held.  The words are not modified.
  *
  * Return: the number of records matched, or a negative error.
  */
-int ftrace_match_to_hash(struct ftrace_hash *hash, char *func, char *mod,
-			 bool remove)
+int ftrace_match_to_hash(struct ftrace_hash *hash, const char *func,
+			 const char *mod, bool remove)
 {
 	struct match m = { .hash = hash, .remove = remove };
+	char *fw, *mw = NULL;
 	bool neg;
 
 	lockdep_assert_held(&ftrace_lock);
-	ftrace_glob_parse(func, strlen(func), &m.func, &neg);
+	/* Parsing cuts the glob characters out of the words: use copies. */
+	fw = kstrdup(func, GFP_KERNEL);
+	if (mod)
+		mw = kstrdup(mod, GFP_KERNEL);
+	if (!fw || (mod && !mw)) {
+		m.err = -ENOMEM;
+		goto out;
+	}
+	ftrace_glob_parse(fw, strlen(fw), &m.func, &neg);
 	m.remove |= neg;
-	if (mod) {
+	if (mw) {
 		m.has_mod = true;
-		ftrace_glob_parse(mod, strlen(mod), &m.mod, &neg);
-		if (neg || m.mod.type == MATCH_INDEX)
-			return -EINVAL;
+		ftrace_glob_parse(mw, strlen(mw), &m.mod, &m.mod_neg);
+		if (m.mod.type == MATCH_INDEX) {
+			m.err = -EINVAL;
+			goto out;
+		}
 	}
 	if (!m.func.len)
 		m.func.type = MATCH_MIDDLE_ONLY;	/* "" or "*": all */
 	if (m.func.type == MATCH_INDEX) {
-		if (mod)
-			return -EINVAL;
-		match_index(&m);
+		if (mw)
+			m.err = -EINVAL;
+		else
+			match_index(&m);
 	} else {
-		if (!mod)
+		if (mod_selected(&m, NULL))
 			match_vmlinux(&m);
 		match_modules(&m);
 	}
+out:
+	kfree(fw);
+	kfree(mw);
 	return m.err ?: m.found;
+}
+
+/**
+ * ftrace_module_known - is module @name loaded, with its records live?
+ * @name: a module name
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: true if a module of that name has records that can be traced.
+ */
+bool ftrace_module_known(const char *name)
+{
+	struct ftrace_block *b;
+
+	lockdep_assert_held(&ftrace_lock);
+	for_each_ftrace_block(b)
+		if (b->mod && b->count && !strcmp(b->mod->name, name) &&
+		    !(b->recs[0].flags & FTRACE_FL_DISABLED))
+			return true;
+	return false;
 }

@@ -306,7 +306,14 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 		return -ENODEV;
 	if (ops->flags & (FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_DELETED))
 		return -EBUSY;
+	/* A permanent ops must run: refused while ftrace_enabled is off. */
+	if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
+		return -EBUSY;
 	ftrace_ops_init(ops);
+	/* An ops that moves the IP must say where: an empty filter is "all". */
+	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
+	    ftrace_hash_empty(ops_hash(ops, false)))
+		return -EINVAL;
 	ret = check_regs_flags(ops);
 	if (ret)
 		return ret;
@@ -350,15 +357,24 @@ static void list_remove(struct ftrace_ops *ops)
  * Callers of ops funcs run with preemption disabled (the list function,
  * the assist wrapper and the tracers do that), possibly where RCU is not
  * watching: a "rude" grace period, in which every CPU schedules, covers
- * them.  A dynamically allocated trampoline may also hold a preempted task
- * on a preemptible kernel: RCU-tasks covers that.  One wait of each kind
- * serves any number of ops removed before it (ftrace_shutdown_batch()).
+ * them.  On a preemptible kernel a task can also be preempted where it
+ * has loaded the ops but not yet called it: inside a trampoline, or in
+ * the arch caller between loading function_trace_op and the call, when a
+ * lone ops is called directly.  RCU-tasks covers those; it is needed for
+ * an ops that has a trampoline or that may be freed (DYNAMIC).  One wait
+ * of each kind serves any number of ops removed before it
+ * (ftrace_shutdown_batch()).
  */
-static void ops_quiesce(bool tramp)
+static void ops_quiesce(bool tasks)
 {
 	synchronize_rcu_tasks_rude();
-	if (tramp && IS_ENABLED(CONFIG_PREEMPTION))
+	if (tasks && IS_ENABLED(CONFIG_PREEMPTION))
 		synchronize_rcu_tasks();
+}
+
+static bool ops_needs_tasks_rcu(struct ftrace_ops *ops)
+{
+	return ops->flags & (FTRACE_OPS_FL_ALLOC_TRAMP | FTRACE_OPS_FL_DYNAMIC);
 }
 
 static void ops_detach(struct ftrace_ops *ops)
@@ -394,7 +410,7 @@ static void ops_finish(struct ftrace_ops *ops)
  */
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 {
-	bool tramp = false;
+	bool tasks = false;
 	unsigned int i;
 	int ret = 0, err;
 
@@ -405,10 +421,10 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 			continue;
 		}
 		ops_detach(ops[i]);
-		tramp |= !!(ops[i]->flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+		tasks |= ops_needs_tasks_rcu(ops[i]);
 	}
 	err = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
-	ops_quiesce(tramp);
+	ops_quiesce(tasks);
 	for (i = 0; i < n; i++)
 		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
 			ops_finish(ops[i]);
@@ -421,7 +437,7 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
  */
 void ftrace_ops_quiesce(struct ftrace_ops *ops)
 {
-	ops_quiesce(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+	ops_quiesce(ops_needs_tasks_rcu(ops));
 }
 
 /**
@@ -468,14 +484,30 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 
+/*
+ * Is a registered ops using @hashes?  Several ops can share one pair of
+ * hashes: fgraph's ops and the profiler's use global_ops' (the top-level
+ * set_ftrace_filter), whether or not global_ops itself is registered.
+ */
+static bool hashes_in_use(struct ftrace_ops_hash *hashes)
+{
+	struct ftrace_ops *op;
+
+	for (op = list_first(); op != &ftrace_list_end; op = list_next(op))
+		if (op->func_hash == hashes)
+			return true;
+	return false;
+}
+
 /**
  * ftrace_ops_set_hash - publish a new filter or notrace hash for @ops
  * @ops: the ops (registered or not)
  * @nt: replace the notrace hash (true) or the filter hash (false)
  * @hash: the new contents; copied, the caller keeps ownership
  *
- * Called with ftrace_lock held.  If @ops is registered, the call sites are
- * updated; on failure the old hash is restored.
+ * Called with ftrace_lock held.  If @ops, or another ops sharing its
+ * hashes, is registered, the call sites are updated; on failure the old
+ * hash is restored.
  *
  * Return: 0, -ENOMEM, or the error of the update.
  */
@@ -494,7 +526,7 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 		return -ENOMEM;
 	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
 	rcu_assign_pointer(*slot, new);
-	if (ops->flags & FTRACE_OPS_FL_ENABLED) {
+	if (hashes_in_use(ops->func_hash)) {
 		ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
 		if (ret) {
 			rcu_assign_pointer(*slot, old);
@@ -515,15 +547,22 @@ static void drop_ops_range(struct ftrace_ops *ops, unsigned long start,
 	ftrace_hash_drop_range(ops_hash(ops, true), start, end);
 }
 
-/* Text [start, end) is going away: no ops hash may keep its addresses. */
+/*
+ * Text [start, end) is going away: no ops hash may keep its addresses.
+ * Function probes are the exception: their callbacks free per-function
+ * data by address, so the probe layer moves those entries aside itself
+ * (ftrace_probes_drop_range()).
+ */
 void ftrace_ops_drop_range(unsigned long start, unsigned long end)
 {
 	struct trace_array *tr;
 	struct ftrace_ops *op;
 
 	lockdep_assert_held(&ftrace_lock);
+	ftrace_probes_drop_range(start, end);
 	for (op = list_first(); op != &ftrace_list_end; op = list_next(op))
-		drop_ops_range(op, start, end);
+		if (!ftrace_ops_is_probe(op))
+			drop_ops_range(op, start, end);
 	lockdep_assert_held(&trace_types_lock);
 	list_for_each_entry(tr, &ftrace_trace_arrays, list)
 		drop_ops_range(tr->ops, start, end);
@@ -568,15 +607,15 @@ bool is_ftrace_trampoline(unsigned long addr)
 }
 
 /**
- * ftrace_mod_address_lookup - kallsyms name of an address in a trampoline
- * @addr: the address
- * @size: receives the trampoline size
+ * ftrace_mod_address_lookup - kallsyms name of an address kallsyms lost
+ * @addr: the address: in a trampoline, or in freed module init text
+ * @size: receives the trampoline's or function's size
  * @off: receives the offset of @addr in it
- * @modname: receives the pseudo-module name
+ * @modname: receives the (pseudo-)module name
  * @modbuildid: receives NULL
  * @sym: buffer of KSYM_NAME_LEN for the symbol name
  *
- * Return: @sym, or NULL if @addr is not in a trampoline.
+ * Return: @sym, or NULL if the core cannot name @addr.
  */
 const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 				      unsigned long *off, char **modname,
@@ -585,8 +624,11 @@ const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 {
 	struct ftrace_ops *op = ftrace_ops_trampoline(addr);
 
-	if (!op)
-		return NULL;
+	if (!op) {
+		if (modbuildid)
+			*modbuildid = NULL;
+		return ftrace_init_name_lookup(addr, size, off, modname, sym);
+	}
 	if (size)
 		*size = op->trampoline_size;
 	if (off)
@@ -600,15 +642,15 @@ const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 }
 
 /**
- * ftrace_mod_get_kallsym - the @symnum-th trampoline as a kallsyms symbol
- * @symnum: index among the core's trampolines
+ * ftrace_mod_get_kallsym - the @symnum-th symbol the core adds to kallsyms
+ * @symnum: index over the trampolines, then the kept module init names
  * @value: receives the trampoline address
  * @type: receives 't'
  * @name: KSYM_NAME_LEN buffer for the name
  * @module_name: MODULE_NAME_LEN buffer for the pseudo-module name
  * @exported: receives 0
  *
- * Return: 0, or -ERANGE past the last trampoline.
+ * Return: 0, or -ERANGE past the last symbol.
  */
 int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 			   char *type, char *name, char *module_name,
@@ -632,6 +674,11 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 		break;
 	} while_for_each_ftrace_op(op);
 	preempt_enable_notrace();
+	if (ret && !ftrace_init_name_symbol(symnum, value, name, module_name)) {
+		*type = 't';
+		*exported = 0;
+		ret = 0;
+	}
 	return ret;
 }
 

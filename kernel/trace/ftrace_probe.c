@@ -23,12 +23,14 @@
 #include "ftrace_core.h"
 
 static LIST_HEAD(ftrace_commands);
+/* Keeps a command registered while it runs; taken before ftrace_lock. */
+static DEFINE_MUTEX(command_lock);
 
 static struct ftrace_func_command *command_named(const char *name)
 {
 	struct ftrace_func_command *c;
 
-	lockdep_assert_held(&ftrace_lock);
+	lockdep_assert_held(&command_lock);
 	list_for_each_entry(c, &ftrace_commands, list)
 		if (!strcmp(c->name, name))
 			return c;
@@ -43,7 +45,7 @@ static struct ftrace_func_command *command_named(const char *name)
  */
 int register_ftrace_command(struct ftrace_func_command *cmd)
 {
-	guard(mutex)(&ftrace_lock);
+	guard(mutex)(&command_lock);
 	if (command_named(cmd->name))
 		return -EBUSY;
 	list_add(&cmd->list, &ftrace_commands);
@@ -58,7 +60,7 @@ int register_ftrace_command(struct ftrace_func_command *cmd)
  */
 int unregister_ftrace_command(struct ftrace_func_command *cmd)
 {
-	guard(mutex)(&ftrace_lock);
+	guard(mutex)(&command_lock);
 	if (command_named(cmd->name) != cmd)
 		return -ENODEV;
 	list_del_init(&cmd->list);
@@ -68,28 +70,41 @@ int unregister_ftrace_command(struct ftrace_func_command *cmd)
 /*
  * Run the command @cmd on the word's function part.  Commands call back
  * into the probe API, which takes ftrace_lock: the caller's lock is
- * dropped around the call.
+ * dropped around the call, and command_lock keeps the command from being
+ * unregistered while it runs.
  */
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 		       char *func, char *cmd, char *params, bool enable)
 {
-	struct ftrace_func_command *c = command_named(cmd);
-	int ret;
+	struct ftrace_func_command *c;
+	int ret = -EINVAL;
 
-	if (!c)
-		return -EINVAL;
+	lockdep_assert_held(&ftrace_lock);
 	mutex_unlock(&ftrace_lock);
-	ret = c->func(tr, hash, func, cmd, params, enable);
+	scoped_guard(mutex, &command_lock) {
+		c = command_named(cmd);
+		if (c)
+			ret = c->func(tr, hash, func, cmd, params, enable);
+	}
 	mutex_lock(&ftrace_lock);
 	return ret;
 }
 
-/* One probe: the callbacks of one probe_ops in one trace array. */
+/*
+ * One probe: the callbacks of one probe_ops in one trace array.
+ *
+ * @orphans holds probed functions whose text went away (module unload,
+ * freed init text).  They leave the ops' filter, so no new text at the
+ * same address is probed, but keep their per-function data, which the
+ * callbacks free by address when the user removes the probe (as with
+ * 6.1, such entries show as bare addresses in set_ftrace_filter).
+ */
 struct probe_set {
 	struct ftrace_ops ops;		/* its filter hash: the probed functions */
 	struct ftrace_probe_ops *cbs;
 	struct trace_array *tr;
 	void *data;			/* shared by all its functions */
+	struct ftrace_hash *orphans;	/* NULL or the functions whose text went */
 	struct list_head node;		/* in tr->func_probes */
 };
 
@@ -108,9 +123,27 @@ static struct ftrace_hash *probe_hash(struct probe_set *p)
 					 lockdep_is_held(&ftrace_lock));
 }
 
+/* Does @p still hold any function (live or orphaned)? */
+static bool probe_used(struct probe_set *p)
+{
+	return !ftrace_hash_empty(probe_hash(p)) ||
+	       !ftrace_hash_empty(p->orphans);
+}
+
+/**
+ * ftrace_ops_is_probe - is @ops the ops of a function probe?
+ * @ops: a registered ops
+ *
+ * Return: true for the ops of a function probe.
+ */
+bool ftrace_ops_is_probe(struct ftrace_ops *ops)
+{
+	return ops->func == probe_call;
+}
+
 static struct probe_set *probe_find(struct trace_array *tr,
-					    struct ftrace_probe_ops *probe_ops,
-					    bool create)
+				    struct ftrace_probe_ops *probe_ops,
+				    bool create)
 {
 	struct probe_set *p;
 
@@ -131,7 +164,10 @@ static struct probe_set *probe_find(struct trace_array *tr,
 	return p;
 }
 
-/* Drop a probe whose hash became empty: unregister, free its data. */
+/*
+ * Drop a probe that holds no function any more: unregister, then free its
+ * data ("free" at address 0 means all of it, in the probe API).
+ */
 static void probe_release(struct probe_set *p)
 {
 	if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
@@ -140,43 +176,85 @@ static void probe_release(struct probe_set *p)
 	if (p->cbs->free)
 		p->cbs->free(p->cbs, p->tr, 0, p->data);
 	ftrace_hash_free(probe_hash(p));
+	ftrace_hash_free(p->orphans);
 	kfree(p);
 }
 
-/* Publish @hash as the probe's function set and (un)register to match. */
+/*
+ * Make @hash (not empty) the probe's live function set, registering the
+ * probe if it is not.  On failure nothing has changed.
+ */
 static int probe_apply(struct probe_set *p, struct ftrace_hash *hash)
 {
+	struct ftrace_hash *old;
 	int ret;
 
-	if (!hash->count) {
-		probe_release(p);
-		return 0;
-	}
 	ret = ftrace_ops_set_hash(&p->ops, false, hash);
-	if (!ret && !(p->ops.flags & FTRACE_OPS_FL_ENABLED))
-		ret = ftrace_startup(&p->ops, 0);
+	if (ret || (p->ops.flags & FTRACE_OPS_FL_ENABLED))
+		return ret;
+	ret = ftrace_startup(&p->ops, 0);
+	if (ret) {
+		/* Never registered since the last quiesce: no reader. */
+		old = probe_hash(p);
+		RCU_INIT_POINTER(p->ops.func_hash->filter_hash,
+				 &ftrace_empty_hash);
+		ftrace_hash_free(old);
+	}
 	return ret;
 }
 
-/* Initialise the data of each function in @add not yet in @cur. */
-static int probe_init_new(struct probe_set *p, struct ftrace_hash *add,
-			  struct ftrace_hash *cur, void *data)
+/* Free the per-function data of the functions in @hash. */
+static void probe_free_each(struct probe_set *p, struct ftrace_hash *hash)
 {
 	struct ftrace_func_entry *e;
 	unsigned long i;
+
+	if (!p->cbs->free || ftrace_hash_empty(hash))
+		return;
+	for_each_hash_entry(hash, i, e)
+		p->cbs->free(p->cbs, p->tr, e->ip, p->data);
+}
+
+/*
+ * Initialise the data of each function in @add (all new to the probe).
+ * On failure the ones already initialised are freed again.
+ */
+static int probe_init_each(struct probe_set *p, struct ftrace_hash *add,
+			   void *data)
+{
+	struct ftrace_func_entry *e, *f;
+	unsigned long i, j;
 	int ret;
 
 	if (!p->cbs->init)
 		return 0;
 	for_each_hash_entry(add, i, e) {
-		if (ftrace_lookup_ip(cur, e->ip))
+		ret = p->cbs->init(p->cbs, p->tr, e->ip, data, &p->data);
+		if (ret >= 0)
 			continue;
-		ret = p->cbs->init(p->cbs, p->tr, e->ip, data,
-					 &p->data);
-		if (ret < 0)
-			return ret;
+		for_each_hash_entry(add, j, f) {
+			if (f == e)
+				return ret;
+			if (p->cbs->free)
+				p->cbs->free(p->cbs, p->tr, f->ip, p->data);
+		}
+		return ret;
 	}
 	return 0;
+}
+
+/* Remove from @add what @p already probes; the rest is new. */
+static void probe_keep_new(struct probe_set *p, struct ftrace_hash *add)
+{
+	struct ftrace_func_entry *e;
+	struct hlist_node *tmp;
+	unsigned long i;
+
+	for (i = 0; i < (1UL << add->size_bits); i++)
+		hlist_for_each_entry_safe(e, tmp, &add->buckets[i], hlist)
+			if (ftrace_lookup_ip(probe_hash(p), e->ip) ||
+			    ftrace_lookup_ip(p->orphans, e->ip))
+				ftrace_hash_del(add, e);
 }
 
 /**
@@ -186,8 +264,11 @@ static int probe_init_new(struct probe_set *p, struct ftrace_hash *add,
  * @probe_ops: the probe's callbacks
  * @data: passed to @probe_ops->init for each newly probed function
  *
- * Return: the number of functions selected, or a negative error (-EINVAL
- * if @glob selects nothing).
+ * Functions the probe has already are left as they are: their data is not
+ * initialised again.
+ *
+ * Return: the number of functions newly probed, or a negative error:
+ * -EINVAL if @glob selects nothing new (the caller keeps @data).
  */
 int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 				   struct ftrace_probe_ops *probe_ops,
@@ -197,36 +278,104 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 	struct ftrace_func_entry *e;
 	struct probe_set *p;
 	unsigned long i;
-	int ret, count;
+	int ret;
 
 	if (WARN_ON(!tr) || !glob)
 		return -EINVAL;
 	mutex_lock(&ftrace_lock);
 	p = probe_find(tr, probe_ops, true);
 	add = ftrace_hash_copy(NULL);
-	merged = p ? ftrace_hash_copy(probe_hash(p)) : NULL;
 	ret = -ENOMEM;
-	if (!p || !add || !merged)
+	if (!p || !add)
 		goto out;
-	count = ftrace_match_to_hash(add, glob, NULL, false);
-	ret = count ?: -EINVAL;
-	if (count <= 0)
+	ret = ftrace_match_to_hash(add, glob, NULL, false);
+	if (ret >= 0)
+		probe_keep_new(p, add);
+	if (ret >= 0 && !add->count)
+		ret = -EINVAL;
+	if (ret < 0)
 		goto out;
-	ret = probe_init_new(p, add, merged, data);
+	merged = ftrace_hash_copy(probe_hash(p));
+	ret = merged ? probe_init_each(p, add, data) : -ENOMEM;
+	if (ret < 0)
+		goto out;
 	for_each_hash_entry(add, i, e)
 		if (!ret)
 			ret = ftrace_hash_add(merged, e->ip);
 	if (!ret)
 		ret = probe_apply(p, merged);
-	if (!ret)
-		ret = count;
+	if (ret) {
+		/* The new functions may have been live for a moment. */
+		if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
+			ftrace_ops_quiesce(&p->ops);
+		probe_free_each(p, add);
+		goto out;
+	}
+	ret = add->count;
 out:
-	if (p && ftrace_hash_empty(probe_hash(p)))
+	if (p && !probe_used(p))
 		probe_release(p);
 	mutex_unlock(&ftrace_lock);
 	ftrace_hash_free(add);
 	ftrace_hash_free(merged);
 	return ret;
+}
+
+/*
+ * Make @left (not empty) the live set of @p; when this returns without
+ * error, no CPU runs the probe for the functions that left.
+ */
+static int probe_shrink(struct probe_set *p, struct ftrace_hash *left)
+{
+	int ret = ftrace_ops_set_hash(&p->ops, false, left);
+
+	if (!ret)
+		ftrace_ops_quiesce(&p->ops);
+	return ret;
+}
+
+/* Unregister @p and empty its live set; its callbacks no longer run. */
+static int probe_stop(struct probe_set *p)
+{
+	struct ftrace_hash *old;
+
+	if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
+		ftrace_shutdown(&p->ops, 0);
+	/* Even when ftrace is dead the ops has left the list (quiesced). */
+	if (WARN_ON_ONCE(p->ops.flags & FTRACE_OPS_FL_ENABLED))
+		return -EBUSY;
+	old = probe_hash(p);
+	RCU_INIT_POINTER(p->ops.func_hash->filter_hash, &ftrace_empty_hash);
+	ftrace_hash_free(old);
+	return 0;
+}
+
+/* Move the entries of @from that match @g into @gone. */
+static int probe_take_matching(struct ftrace_hash *from,
+			       const struct ftrace_glob *g,
+			       struct ftrace_hash *gone)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	struct ftrace_func_entry *e;
+	struct hlist_node *tmp;
+	unsigned long i;
+	int ret;
+
+	if (ftrace_hash_empty(from))
+		return 0;
+	for (i = 0; i < (1UL << from->size_bits); i++) {
+		hlist_for_each_entry_safe(e, tmp, &from->buckets[i], hlist) {
+			/* An address kallsyms cannot name matches as "". */
+			kallsyms_lookup(e->ip, NULL, NULL, NULL, sym);
+			if (!ftrace_glob_match(sym, g))
+				continue;
+			ret = ftrace_hash_add(gone, e->ip);
+			if (ret)
+				return ret;
+			ftrace_hash_del(from, e);
+		}
+	}
+	return 0;
 }
 
 /**
@@ -245,12 +394,9 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 {
 	struct ftrace_glob g = { .type = MATCH_MIDDLE_ONLY, .search = "" };
 	struct ftrace_hash *left = NULL, *gone = NULL;
-	char sym[KSYM_SYMBOL_LEN];
-	struct ftrace_func_entry *e;
+	unsigned int orphans;
 	struct probe_set *p;
-	struct hlist_node *tmp;
 	int ret = -EINVAL;
-	unsigned long i;
 	bool neg;
 
 	if (glob && *glob && strcmp(glob, "*"))
@@ -264,30 +410,25 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 	ret = -ENOMEM;
 	if (!left || !gone)
 		goto out;
-	for (i = 0; i < (1UL << left->size_bits); i++) {
-		hlist_for_each_entry_safe(e, tmp, &left->buckets[i], hlist) {
-			kallsyms_lookup(e->ip, NULL, NULL, NULL, sym);
-			if (!ftrace_glob_match(sym, &g))
-				continue;
-			ret = ftrace_hash_add(gone, e->ip);
-			if (ret)
-				goto out;
-			ftrace_hash_del(left, e);
-		}
-	}
-	ret = -EINVAL;
-	if (!gone->count)
+	/* Orphans are not called: they can go at once. */
+	ret = probe_take_matching(p->orphans, &g, gone);
+	if (ret)
 		goto out;
-	if (left->count) {
-		ret = ftrace_ops_set_hash(&p->ops, false, left);
-		ftrace_ops_quiesce(&p->ops);
-	} else {
-		ret = ftrace_shutdown(&p->ops, 0);
-	}
-	if (probe_ops->free)
-		for_each_hash_entry(gone, i, e)
-			probe_ops->free(probe_ops, tr, e->ip, p->data);
-	if (!left->count)
+	orphans = gone->count;
+	probe_free_each(p, gone);
+	ftrace_hash_clear(gone);
+	ret = probe_take_matching(left, &g, gone);
+	if (ret)
+		goto out;
+	if (!gone->count)
+		ret = orphans ? 0 : -EINVAL;
+	else if (left->count)
+		ret = probe_shrink(p, left);
+	else
+		ret = probe_stop(p);
+	if (!ret)
+		probe_free_each(p, gone);
+	if (!probe_used(p))
 		probe_release(p);
 out:
 	mutex_unlock(&ftrace_lock);
@@ -320,16 +461,59 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 		kfree(ops);
 	}
 	list_for_each_entry_safe(p, n, &tr->func_probes, node) {
-		struct ftrace_func_entry *e;
-		unsigned long i;
-
-		if (p->cbs->free && probe_hash(p))
-			for_each_hash_entry(probe_hash(p), i, e)
-				p->cbs->free(p->cbs, tr, e->ip,
-						   p->data);
+		/* Without memory for the batch, one at a time. */
+		if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
+			ftrace_shutdown(&p->ops, 0);
+		probe_free_each(p, probe_hash(p));
+		probe_free_each(p, p->orphans);
 		probe_release(p);
 	}
 	mutex_unlock(&ftrace_lock);
+}
+
+static void probe_show_one(struct seq_file *m, struct probe_set *p,
+			   unsigned long ip)
+{
+	if (p->cbs->print)
+		p->cbs->print(m, ip, p->cbs, p->data);
+	else
+		seq_printf(m, "%ps:%ps\n", (void *)ip, (void *)p->cbs->func);
+}
+
+/*
+ * Move @p's functions in [start, end) to its orphans and drop them from
+ * its live set.  If memory runs out they stay live, as in 6.1: their
+ * records are gone, so nothing is patched for them.
+ */
+static void probe_orphan_range(struct probe_set *p, unsigned long start,
+			       unsigned long end)
+{
+	struct ftrace_hash *left, *orphans;
+	struct ftrace_func_entry *e;
+	struct hlist_node *tmp;
+	unsigned long i;
+	bool moved = false;
+
+	left = ftrace_hash_copy(probe_hash(p));
+	orphans = ftrace_hash_copy(p->orphans);
+	if (!left || !orphans)
+		goto out;
+	for (i = 0; i < (1UL << left->size_bits); i++) {
+		hlist_for_each_entry_safe(e, tmp, &left->buckets[i], hlist) {
+			if (e->ip < start || e->ip >= end)
+				continue;
+			if (ftrace_hash_add(orphans, e->ip))
+				goto out;
+			ftrace_hash_del(left, e);
+			moved = true;
+		}
+	}
+	if (!moved || (left->count ? probe_shrink(p, left) : probe_stop(p)))
+		goto out;
+	swap(p->orphans, orphans);
+out:
+	ftrace_hash_free(left);
+	ftrace_hash_free(orphans);
 }
 
 /* The probe lines of set_ftrace_filter. */
@@ -337,53 +521,63 @@ void ftrace_probes_show(struct seq_file *m, struct trace_array *tr)
 {
 	struct ftrace_func_entry *e;
 	struct probe_set *p;
-	struct ftrace_probe_ops *po;
 	unsigned long i;
 
 	lockdep_assert_held(&ftrace_lock);
 	list_for_each_entry(p, &tr->func_probes, node) {
-		po = p->cbs;
-		for_each_hash_entry(probe_hash(p), i, e) {
-			if (po->print)
-				po->print(m, e->ip, po, p->data);
-			else
-				seq_printf(m, "%ps:%ps\n", (void *)e->ip,
-					   (void *)po->func);
-		}
+		if (!ftrace_hash_empty(probe_hash(p)))
+			for_each_hash_entry(probe_hash(p), i, e)
+				probe_show_one(m, p, e->ip);
+		if (!ftrace_hash_empty(p->orphans))
+			for_each_hash_entry(p->orphans, i, e)
+				probe_show_one(m, p, e->ip);
 	}
 }
 
-/* Module filters for modules not loaded yet. */
+/*
+ * Text [start, end) is going away: its probed functions become orphans
+ * of their probes (see struct probe_set).  Called with ftrace_lock held.
+ */
+void ftrace_probes_drop_range(unsigned long start, unsigned long end)
+{
+	struct trace_array *tr;
+	struct probe_set *p, *n;
+
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list)
+		list_for_each_entry_safe(p, n, &tr->func_probes, node)
+			probe_orphan_range(p, start, end);
+}
+
+/*
+ * Module filters for modules not loaded yet.
+ *
+ * A trace array keeps, per filter file, the "func:mod:module" words that
+ * wait for their module.  A filter file being written edits a private copy
+ * of that list next to its private hash; both are published together.
+ */
 
 static struct list_head *mod_list(struct trace_array *tr, bool enable)
 {
 	return enable ? &tr->mod_trace : &tr->mod_notrace;
 }
 
-/* Remember "func:mod:module"; the hash then selects nothing until it loads. */
-int ftrace_mod_defer(struct trace_array *tr, struct ftrace_hash *hash,
-		     const char *func, const char *module, bool enable)
+static struct ftrace_mod_load *mod_entry_new(const char *func,
+					     const char *module, bool enable)
 {
-	struct ftrace_mod_load *ml;
+	struct ftrace_mod_load *ml = kzalloc(sizeof(*ml), GFP_KERNEL);
 
-	lockdep_assert_held(&ftrace_lock);
-	if (!tr)
-		return -EINVAL;
-	ml = kzalloc(sizeof(*ml), GFP_KERNEL);
 	if (!ml)
-		return -ENOMEM;
+		return NULL;
 	ml->func = kstrdup(func, GFP_KERNEL);
 	ml->module = kstrdup(module, GFP_KERNEL);
-	if (!ml->func || !ml->module) {
-		kfree(ml->func);
-		kfree(ml->module);
-		kfree(ml);
-		return -ENOMEM;
-	}
 	ml->enable = enable;
-	list_add_tail(&ml->list, mod_list(tr, enable));
-	hash->flags |= FTRACE_HASH_FL_MOD;
-	return 0;
+	if (ml->func && ml->module)
+		return ml;
+	kfree(ml->func);
+	kfree(ml->module);
+	kfree(ml);
+	return NULL;
 }
 
 static void mod_free(struct ftrace_mod_load *ml)
@@ -394,16 +588,145 @@ static void mod_free(struct ftrace_mod_load *ml)
 	kfree(ml);
 }
 
-/* Forget the remembered module filters (a ">" open of the file). */
-void ftrace_mod_clear(struct trace_array *tr, bool enable)
+/* "!func:mod:module": forget the waiting word ("!*" all of the module's). */
+static int mod_cancel(struct list_head *mods, const char *func,
+		      const char *module)
+{
+	struct ftrace_mod_load *ml, *n;
+	int ret = -EINVAL;
+
+	list_for_each_entry_safe(ml, n, mods, list) {
+		if (strcmp(ml->module, module) ||
+		    (strcmp(func, "*") && strcmp(ml->func, func)))
+			continue;
+		mod_free(ml);
+		ret = 0;
+	}
+	return ret;
+}
+
+/* Remember "func:mod:module"; the hash then selects nothing until it loads. */
+static int mod_defer(struct list_head *mods, struct ftrace_hash *hash,
+		     const char *func, const char *module, bool enable)
+{
+	struct ftrace_mod_load *ml;
+
+	list_for_each_entry(ml, mods, list)
+		if (!strcmp(ml->func, func) && !strcmp(ml->module, module))
+			goto mark;
+	ml = mod_entry_new(func, module, enable);
+	if (!ml)
+		return -ENOMEM;
+	list_add_tail(&ml->list, mods);
+mark:
+	hash->flags |= FTRACE_HASH_FL_MOD;
+	return 0;
+}
+
+/**
+ * ftrace_mod_word - apply "func:mod:module" to a hash and its waiting list
+ * @mods: the waiting list being edited, NULL where words cannot wait
+ * @hash: the hash being edited
+ * @func: the function word ('!' removes)
+ * @module: the module word ("M", "!M", "" for any module)
+ * @enable: true for a filter, false for a notrace list
+ *
+ * Called with ftrace_lock held.  A word for a module that is not loaded
+ * waits for it; "!func:mod:M" then cancels the waiting word.
+ *
+ * Return: 0, or -EINVAL if the word selects nothing and cannot wait (the
+ * module is loaded, or the module word is not a plain name), or -ENOMEM.
+ */
+int ftrace_mod_word(struct list_head *mods, struct ftrace_hash *hash,
+		    const char *func, const char *module, bool enable)
+{
+	int ret = ftrace_match_to_hash(hash, func, module, false);
+
+	if (ret)
+		return ret < 0 ? ret : 0;
+	if (!mods)
+		return -EINVAL;
+	if (func[0] == '!')
+		return mod_cancel(mods, func + 1, module);
+	if (!*module || module[0] == '!' || ftrace_module_known(module))
+		return -EINVAL;
+	return mod_defer(mods, hash, func, module, enable);
+}
+
+/**
+ * ftrace_mods_copy - a private copy of a trace array's waiting list
+ * @dst: an initialised, empty list
+ * @tr: the trace array
+ * @enable: the filter (true) or notrace (false) list
+ *
+ * Return: 0 or -ENOMEM (@dst is then empty).
+ */
+int ftrace_mods_copy(struct list_head *dst, struct trace_array *tr,
+		     bool enable)
+{
+	struct ftrace_mod_load *ml, *copy;
+
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry(ml, mod_list(tr, enable), list) {
+		copy = mod_entry_new(ml->func, ml->module, enable);
+		if (!copy) {
+			ftrace_mods_free(dst);
+			return -ENOMEM;
+		}
+		list_add_tail(&copy->list, dst);
+	}
+	return 0;
+}
+
+/**
+ * ftrace_mods_free - free a waiting list
+ * @mods: the list
+ */
+void ftrace_mods_free(struct list_head *mods)
 {
 	struct ftrace_mod_load *ml, *n;
 
-	lockdep_assert_held(&ftrace_lock);
-	if (!tr)
-		return;
-	list_for_each_entry_safe(ml, n, mod_list(tr, enable), list)
+	list_for_each_entry_safe(ml, n, mods, list)
 		mod_free(ml);
+}
+
+/**
+ * ftrace_mods_publish - publish a filter file's hash and waiting list
+ * @tr: the trace array
+ * @ops: its ops
+ * @mods: the private waiting list (emptied on success)
+ * @hash: the private hash
+ * @enable: filter (true) or notrace (false)
+ *
+ * Words for modules that loaded while the file was open are applied now.
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, or the error of publishing the hash (nothing changed then).
+ */
+int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
+			struct list_head *mods, struct ftrace_hash *hash,
+			bool enable)
+{
+	struct ftrace_mod_load *ml, *n;
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry_safe(ml, n, mods, list) {
+		if (!ftrace_module_known(ml->module))
+			continue;
+		ftrace_match_to_hash(hash, ml->func, ml->module, false);
+		mod_free(ml);
+	}
+	if (list_empty(mods))
+		hash->flags &= ~FTRACE_HASH_FL_MOD;
+	else
+		hash->flags |= FTRACE_HASH_FL_MOD;
+	ret = ftrace_ops_set_hash(ops, !enable, hash);
+	if (ret)
+		return ret;
+	ftrace_mods_free(mod_list(tr, enable));
+	list_splice_init(mods, mod_list(tr, enable));
+	return 0;
 }
 
 /* The remembered module filters, for reading the filter files. */
@@ -423,7 +746,6 @@ static void mod_apply(struct trace_array *tr, const char *name, bool enable)
 	struct ftrace_mod_load *ml, *n;
 	struct ftrace_hash *hash;
 	bool hit = false;
-	char *func, *mod;
 
 	hash = ftrace_hash_copy(enable ? tr->ops->func_hash->filter_hash :
 					 tr->ops->func_hash->notrace_hash);
@@ -432,12 +754,7 @@ static void mod_apply(struct trace_array *tr, const char *name, bool enable)
 	list_for_each_entry_safe(ml, n, mod_list(tr, enable), list) {
 		if (strcmp(ml->module, name))
 			continue;
-		func = kstrdup(ml->func, GFP_KERNEL);
-		mod = kstrdup(ml->module, GFP_KERNEL);
-		if (func && mod)
-			ftrace_match_to_hash(hash, func, mod, false);
-		kfree(func);
-		kfree(mod);
+		ftrace_match_to_hash(hash, ml->func, ml->module, false);
 		mod_free(ml);
 		hit = true;
 	}

@@ -24,32 +24,48 @@ struct prof_entry {
 	unsigned long long time_squared;
 };
 
+/*
+ * A CPU's entries.  trace_stat keeps pointers to entries from the open of
+ * a functionN file until its release (stat_release() per entry), so an
+ * array that is replaced by a larger one while pointers are out is only
+ * retired, and freed when the last pointer comes back.
+ */
+struct prof_buf {
+	unsigned int size;		/* entries, a power of two */
+	unsigned int pins;		/* entry pointers trace_stat holds */
+	bool replaced;			/* no table uses it: on prof_retired */
+	struct list_head retired;
+	struct prof_entry e[];
+};
+
 struct prof_table {
 	struct tracer_stat stat;
-	struct prof_entry *e;
-	unsigned int size;		/* power of two */
+	struct prof_buf *buf;
 	bool full;
+	bool busy;		/* an update is running (an NMI must not enter) */
 };
 
 static DEFINE_PER_CPU(struct prof_table, prof_tables);
-static DEFINE_MUTEX(prof_lock);
+static DEFINE_MUTEX(prof_lock);		/* tables, pins, prof_retired */
+static LIST_HEAD(prof_retired);
 static bool prof_enabled;
 static bool prof_graph_time = true;
 
 static struct prof_entry *prof_slot(struct prof_table *t, unsigned long ip,
 				    bool add)
 {
-	unsigned int mask = t->size - 1, i, n;
+	struct prof_buf *buf = t->buf;
+	unsigned int mask = buf->size - 1, i, n;
 
-	for (n = 0, i = hash_long(ip, ilog2(t->size)); n < t->size;
+	for (n = 0, i = hash_long(ip, ilog2(buf->size)); n < buf->size;
 	     n++, i = (i + 1) & mask) {
-		if (t->e[i].ip == ip)
-			return &t->e[i];
-		if (!t->e[i].ip) {
+		if (buf->e[i].ip == ip)
+			return &buf->e[i];
+		if (!buf->e[i].ip) {
 			if (!add)
 				return NULL;
-			t->e[i].ip = ip;
-			return &t->e[i];
+			buf->e[i].ip = ip;
+			return &buf->e[i];
 		}
 	}
 	if (!t->full)
@@ -59,6 +75,28 @@ static struct prof_entry *prof_slot(struct prof_table *t, unsigned long ip,
 	return NULL;
 }
 
+/*
+ * The table of this CPU, claimed for an update; NULL when profiling is off
+ * or an update is already running here (an NMI that hit it).  Called with
+ * interrupts off.
+ */
+static struct prof_table *prof_claim(void)
+{
+	struct prof_table *t = this_cpu_ptr(&prof_tables);
+
+	if (!READ_ONCE(prof_enabled) || !t->buf || t->busy)
+		return NULL;
+	t->busy = true;
+	barrier();
+	return t;
+}
+
+static void prof_unclaim(struct prof_table *t)
+{
+	barrier();
+	t->busy = false;
+}
+
 static void prof_hit(unsigned long ip)
 {
 	struct prof_table *t;
@@ -66,11 +104,12 @@ static void prof_hit(unsigned long ip)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	t = this_cpu_ptr(&prof_tables);
-	if (READ_ONCE(prof_enabled) && t->e) {
+	t = prof_claim();
+	if (t) {
 		e = prof_slot(t, ip, true);
 		if (e)
 			e->counter++;
+		prof_unclaim(t);
 	}
 	local_irq_restore(flags);
 }
@@ -82,13 +121,14 @@ static void prof_add_time(unsigned long ip, unsigned long long t_ns)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	t = this_cpu_ptr(&prof_tables);
-	if (READ_ONCE(prof_enabled) && t->e) {
+	t = prof_claim();
+	if (t) {
 		e = prof_slot(t, ip, false);
 		if (e) {
 			e->time += t_ns;
 			e->time_squared += t_ns * t_ns;
 		}
+		prof_unclaim(t);
 	}
 	local_irq_restore(flags);
 }
@@ -172,26 +212,46 @@ void ftrace_graph_graph_time_control(bool enable)
 	prof_graph_time = enable;
 }
 
-/* Size (and clear) every CPU's table for the records that exist now. */
+static void prof_buf_put(struct prof_buf *buf)
+{
+	lockdep_assert_held(&prof_lock);
+	if (buf->pins) {
+		buf->replaced = true;
+		list_add(&buf->retired, &prof_retired);
+		return;
+	}
+	vfree(buf);
+}
+
+/*
+ * Size (and clear) every CPU's table for the records that exist now.
+ * Called with prof_lock held while profiling is off, so no callback
+ * touches the tables.
+ */
 static int prof_tables_reset(void)
 {
 	unsigned int size = roundup_pow_of_two(ftrace_nr_records() * 3 / 2 + 16);
+	struct prof_buf *buf;
 	struct prof_table *t;
 	int cpu;
 
+	lockdep_assert_held(&prof_lock);
 	for_each_possible_cpu(cpu) {
 		t = per_cpu_ptr(&prof_tables, cpu);
-		if (t->e && t->size < size) {
-			vfree(t->e);
-			t->e = NULL;
-		}
-		if (!t->e) {
-			t->e = vzalloc(array_size(size, sizeof(*t->e)));
-			if (!t->e)
+		if (t->buf && t->buf->size < size) {
+			buf = vzalloc(struct_size(buf, e, size));
+			if (!buf)
 				return -ENOMEM;
-			t->size = size;
+			buf->size = size;
+			prof_buf_put(t->buf);
+			t->buf = buf;
+		} else if (!t->buf) {
+			t->buf = vzalloc(struct_size(t->buf, e, size));
+			if (!t->buf)
+				return -ENOMEM;
+			t->buf->size = size;
 		}
-		memset(t->e, 0, array_size(t->size, sizeof(*t->e)));
+		memset(t->buf->e, 0, array_size(t->buf->size, sizeof(t->buf->e[0])));
 		t->full = false;
 	}
 	return 0;
@@ -250,12 +310,33 @@ static const struct file_operations prof_enable_fops = {
 	.llseek = default_llseek,
 };
 
-/* trace_stat iteration over one CPU's table. */
-static struct prof_entry *next_used(struct prof_table *t, struct prof_entry *e)
+/* trace_stat iteration over one CPU's table; each pointer out is pinned. */
+static struct prof_entry *next_used(struct prof_buf *buf, struct prof_entry *e)
 {
-	for (; e < t->e + t->size; e++)
-		if (e->ip && e->counter)
+	for (; e < buf->e + buf->size; e++) {
+		if (e->ip && e->counter) {
+			buf->pins++;
 			return e;
+		}
+	}
+	return NULL;
+}
+
+/* The array @e belongs to: a current table's or a retired one. */
+static struct prof_buf *buf_of(struct prof_entry *e)
+{
+	struct prof_buf *buf;
+	int cpu;
+
+	lockdep_assert_held(&prof_lock);
+	for_each_possible_cpu(cpu) {
+		buf = per_cpu_ptr(&prof_tables, cpu)->buf;
+		if (buf && e >= buf->e && e < buf->e + buf->size)
+			return buf;
+	}
+	list_for_each_entry(buf, &prof_retired, retired)
+		if (e >= buf->e && e < buf->e + buf->size)
+			return buf;
 	return NULL;
 }
 
@@ -263,21 +344,31 @@ static void *stat_start(struct tracer_stat *stat)
 {
 	struct prof_table *t = container_of(stat, struct prof_table, stat);
 
-	return t->e ? next_used(t, t->e) : NULL;
+	guard(mutex)(&prof_lock);
+	return t->buf ? next_used(t->buf, t->buf->e) : NULL;
 }
 
 static void *stat_next(void *prev, int idx)
 {
-	struct prof_entry *e = prev;
-	struct prof_table *t;
-	int cpu;
+	struct prof_buf *buf;
 
-	for_each_possible_cpu(cpu) {
-		t = per_cpu_ptr(&prof_tables, cpu);
-		if (t->e && e >= t->e && e < t->e + t->size)
-			return next_used(t, e + 1);
+	guard(mutex)(&prof_lock);
+	buf = buf_of(prev);
+	return buf ? next_used(buf, (struct prof_entry *)prev + 1) : NULL;
+}
+
+static void stat_release(void *stat)
+{
+	struct prof_buf *buf;
+
+	guard(mutex)(&prof_lock);
+	buf = buf_of(stat);
+	if (WARN_ON_ONCE(!buf || !buf->pins))
+		return;
+	if (!--buf->pins && buf->replaced) {
+		list_del(&buf->retired);
+		vfree(buf);
 	}
-	return NULL;
 }
 
 static int stat_cmp(const void *pa, const void *pb)
@@ -365,6 +456,7 @@ void __init ftrace_profile_tracefs(struct dentry *d_tracer)
 		t->stat.stat_next = stat_next;
 		t->stat.stat_cmp = stat_cmp;
 		t->stat.stat_show = stat_show;
+		t->stat.stat_release = stat_release;
 		t->stat.stat_headers = stat_headers;
 		if (register_stat_tracer(&t->stat))
 			pr_warn("ftrace: no trace_stat file for CPU %d\n", cpu);

@@ -24,7 +24,7 @@
  *   22..16  trampoline slot: which trampoline a TRAMP_EN site calls now
  *   15..0   number of active ops that want the site
  *
- * The arch sees the flag word without the slot bits.
+ * The arch sees the flag word without the slot bits (ftrace_site_load()).
  *
  * Failure is closed: a back end that finds unexpected bytes at a site does
  * not write it and reports it (ftrace_bug()); the core prints one report
@@ -66,8 +66,12 @@ static unsigned int slot_for(unsigned long tramp)
 	return free;
 }
 
-/* Forget slots of trampolines no site calls any more. */
-static void slots_gc(void)
+/**
+ * ftrace_slots_gc - forget slots of trampolines no site calls any more
+ *
+ * Called with ftrace_lock held.
+ */
+void ftrace_slots_gc(void)
 {
 	DECLARE_BITMAP(used, REC_SLOTS) = { 0 };
 	struct ftrace_block *b;
@@ -136,7 +140,11 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
 			f |= FTRACE_FL_REGS;
 		if (w.ipmod)
 			f |= FTRACE_FL_IPMODIFY;
-		if (w.tramp)
+		/*
+		 * A site records which trampoline it calls by slot; with
+		 * every slot taken it calls the shared arch caller instead.
+		 */
+		if (w.tramp && slot_for(w.tramp))
 			f |= FTRACE_FL_TRAMP;
 		if (w.direct)
 			f |= FTRACE_FL_DIRECT;
@@ -146,12 +154,13 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
 	return conflicts;
 }
 
+/* The trampoline the site at @ip must call; 0 when it has no slot. */
 static unsigned long new_tramp(unsigned long ip)
 {
 	struct want w;
 
 	who_wants(ip, &w);
-	return w.tramp;
+	return w.tramp && slot_for(w.tramp) ? w.tramp : 0;
 }
 
 /* A direct site calls its target itself only when nothing else wants it. */
@@ -207,6 +216,7 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 {
 	struct ftrace_rec *r = site_rec(rec);
 	int act = rec_action(rec->ip, r->flags, enable);
+	unsigned long tramp;
 	u32 f = r->flags;
 
 	switch (act) {
@@ -219,9 +229,10 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 			f |= FTRACE_FL_REGS_EN;
 		if (want_direct_en(f))
 			f |= FTRACE_FL_DIRECT_EN;
-		if (f & FTRACE_FL_TRAMP) {
+		tramp = (f & FTRACE_FL_TRAMP) ? new_tramp(rec->ip) : 0;
+		if (tramp) {
 			f |= FTRACE_FL_TRAMP_EN;
-			f |= slot_for(new_tramp(rec->ip)) << REC_SLOT_SHIFT;
+			f |= slot_for(tramp) << REC_SLOT_SHIFT;
 		}
 		break;
 	case FTRACE_UPDATE_MAKE_NOP:
@@ -365,7 +376,11 @@ static int patch_site(struct ftrace_block *b, struct ftrace_rec *r,
 		break;
 	case FTRACE_UPDATE_MAKE_NOP:
 		ftrace_bug_type = FTRACE_BUG_NOP;
-		ret = p->make_nop(b->mod, &s->dyn, ftrace_get_addr_curr(&s->dyn));
+		/*
+		 * No module: a module argument tells 6.1 back ends the module
+		 * is being loaded, and arm64 then writes without checking.
+		 */
+		ret = p->make_nop(NULL, &s->dyn, ftrace_get_addr_curr(&s->dyn));
 		break;
 	case FTRACE_UPDATE_MODIFY_CALL:
 		ftrace_bug_type = FTRACE_BUG_UPDATE;
@@ -438,6 +453,23 @@ static void sync_ipi(void *unused)
 	smp_rmb();
 }
 
+/*
+ * The arch caller could not be patched: what it calls is now unknown, so
+ * ftrace shuts itself off like after a failed call-site write.
+ */
+static bool caller_failed(int err)
+{
+	if (!err)
+		return false;
+	if (!ftrace_dead) {
+		ftrace_kill();
+		pr_err("ftrace: patching the arch caller failed: %d; function tracing is now off for good\n",
+		       err);
+		WARN(1, "ftrace: arch caller update failed\n");
+	}
+	return true;
+}
+
 /**
  * ftrace_modify_all_code - carry out an update command on the code
  * @command: FTRACE_UPDATE_CALLS, FTRACE_UPDATE_TRACE_FUNC,
@@ -458,7 +490,7 @@ void ftrace_modify_all_code(int command)
 		mod_flags |= FTRACE_MODIFY_MAY_SLEEP_FL;
 	if (func) {
 		err = ftrace_update_ftrace_func(ftrace_ops_list_func);
-		if (WARN_ON_ONCE(err))
+		if (caller_failed(err))
 			return;
 	}
 	if (command & FTRACE_UPDATE_CALLS)
@@ -470,12 +502,13 @@ void ftrace_modify_all_code(int command)
 		if (!irqs_disabled())
 			smp_call_function(sync_ipi, NULL, 1);
 		err = ftrace_update_ftrace_func(ftrace_trace_function);
-		WARN_ON_ONCE(err);
+		if (caller_failed(err))
+			return;
 	}
 	if (command & FTRACE_START_FUNC_RET)
-		WARN_ON_ONCE(ftrace_enable_ftrace_graph_caller());
+		caller_failed(ftrace_enable_ftrace_graph_caller());
 	else if (command & FTRACE_STOP_FUNC_RET)
-		WARN_ON_ONCE(ftrace_disable_ftrace_graph_caller());
+		caller_failed(ftrace_disable_ftrace_graph_caller());
 }
 
 static int modify_stopped(void *data)
@@ -593,7 +626,7 @@ int ftrace_run_update(int command)
 	ftrace_arch_code_modify_post_process();
 	patched_func = ftrace_trace_function;
 	patched_op = ftrace_wanted_op();
-	slots_gc();
+	ftrace_slots_gc();
 	return ftrace_dead ? -ENODEV : 0;
 }
 
