@@ -18,8 +18,10 @@
  * Locks, in the order they are taken:
  *
  *   command_lock (ftrace_probe.c)  keeps a filter command while it runs
+ *   event_mutex (trace_events.c)   taken by event commands and rmdir
  *   direct_mutex (ftrace_direct.c) direct-call targets
  *   trace_types_lock (trace.c)     the trace arrays, on module load/unload
+ *   regex_lock (per ops hashes)    ftrace_set_filter() and friends
  *   ftrace_lock                    records, ops, hashes and the code
  *   text_mutex                     taken by the arch around code writes
  *
@@ -160,15 +162,12 @@ void ftrace_ops_drop_range(unsigned long start, unsigned long end);
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
 
-/* ftrace_direct.c */
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-bool ftrace_ops_is_direct(struct ftrace_ops *ops);
-#else
+/* Does @ops make the sites it alone wants call their direct targets? */
 static inline bool ftrace_ops_is_direct(struct ftrace_ops *ops)
 {
-	return false;
+	return IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) &&
+	       (ops->flags & FTRACE_OPS_FL_DIRECT);
 }
-#endif
 
 /* ftrace_update.c */
 struct ftrace_patch_ops {
@@ -216,6 +215,7 @@ int ftrace_mod_word(struct list_head *mods, struct ftrace_hash *hash,
 int ftrace_mods_copy(struct list_head *dst, struct trace_array *tr,
 		     bool enable);
 void ftrace_mods_free(struct list_head *mods);
+void ftrace_mods_resolve(struct list_head *mods, struct ftrace_hash *hash);
 int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
 			struct list_head *mods, struct ftrace_hash *hash,
 			bool enable);

@@ -50,10 +50,11 @@ static struct ftrace_ops direct_ops = {
 		  FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT,
 };
 
-/* Does direct_ops make the site at @ip call its target? */
-bool ftrace_ops_is_direct(struct ftrace_ops *ops)
+static void direct_publish(struct ftrace_hash *old, struct ftrace_hash *new)
 {
-	return ops == &direct_ops;
+	rcu_assign_pointer(direct_hash, new);
+	ftrace_direct_func_count = new->count;
+	ftrace_hash_free_rcu(old);
 }
 
 /*
@@ -87,9 +88,41 @@ static int direct_set(unsigned long ip, unsigned long addr)
 	}
 	if (addr)
 		e->direct = addr;
-	rcu_assign_pointer(direct_hash, new);
-	ftrace_direct_func_count = new->count;
-	ftrace_hash_free_rcu(old);
+	direct_publish(old, new);
+	return 0;
+}
+
+/*
+ * Publish a copy of direct_hash in which every address of @ips maps to
+ * @addr (0: in which none of them is).
+ */
+static int direct_set_many(struct ftrace_hash *ips, unsigned long addr)
+{
+	struct ftrace_func_entry *e, *d;
+	struct ftrace_hash *old, *new;
+	unsigned long i;
+
+	lockdep_assert_held(&direct_mutex);
+	guard(mutex)(&ftrace_lock);
+	old = rcu_dereference_protected(direct_hash,
+					lockdep_is_held(&ftrace_lock));
+	new = ftrace_hash_copy(old);
+	if (!new)
+		return -ENOMEM;
+	for_each_hash_entry(ips, i, e) {
+		d = ftrace_lookup_ip(new, e->ip);
+		if (!addr) {
+			if (d)
+				ftrace_hash_del(new, d);
+			continue;
+		}
+		if (!d && ftrace_hash_add(new, e->ip)) {
+			ftrace_hash_free(new);
+			return -ENOMEM;
+		}
+		ftrace_lookup_ip(new, e->ip)->direct = addr;
+	}
+	direct_publish(old, new);
 	return 0;
 }
 
@@ -137,13 +170,19 @@ EXPORT_SYMBOL_GPL(register_ftrace_direct);
  */
 int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 {
+	struct ftrace_hash *filter;
 	int ret = -ENODEV;
 
 	ip = ftrace_location(ip);
+	ftrace_ops_init(&direct_ops);
 	mutex_lock(&direct_mutex);
-	if (!ip || ftrace_find_rec_direct(ip) != addr)
+	filter = rcu_dereference_protected(direct_ops.func_hash->filter_hash,
+					   lockdep_is_held(&direct_mutex));
+	/* Only what register_ftrace_direct() set (not a multi ops' site). */
+	if (!ip || ftrace_find_rec_direct(ip) != addr ||
+	    !ftrace_lookup_ip(filter, ip))
 		goto out;
-	if (direct_hash->count == 1) {
+	if (filter->count == 1) {
 		ret = unregister_ftrace_function(&direct_ops);
 		ftrace_free_filter(&direct_ops);
 	} else {
@@ -197,3 +236,131 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct);
+
+/*
+ * Direct calls for a set of functions at once (BPF trampolines): the
+ * caller's ops carries the functions in its filter hash; the targets go
+ * into direct_hash like single direct calls, and the ops is registered as
+ * a direct ops (FTRACE_OPS_FL_DIRECT), so a site it alone wants calls its
+ * target itself.
+ */
+#define DIRECT_MULTI_FLAGS \
+	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS)
+
+static struct ftrace_hash *multi_ips(struct ftrace_ops *ops)
+{
+	return ops->func_hash ? rcu_dereference_raw(ops->func_hash->filter_hash) :
+				NULL;
+}
+
+/**
+ * register_ftrace_direct_multi - make the functions of @ops call @addr
+ * @ops: an unregistered ops whose filter holds the functions
+ * @addr: the target trampoline
+ *
+ * Return: 0, -EINVAL if @ops is registered or its filter is empty, -EBUSY
+ * if one of its functions has a direct target already, or the error of
+ * registering @ops.
+ */
+int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+{
+	struct ftrace_func_entry *e;
+	struct ftrace_hash *ips;
+	unsigned long i;
+	int ret;
+
+	ftrace_ops_init(ops);
+	ips = multi_ips(ops);
+	if ((ops->flags & FTRACE_OPS_FL_ENABLED) || ftrace_hash_empty(ips))
+		return -EINVAL;
+	guard(mutex)(&direct_mutex);
+	for_each_hash_entry(ips, i, e)
+		if (ftrace_find_rec_direct(e->ip))
+			return -EBUSY;
+	ret = direct_set_many(ips, addr);
+	if (ret)
+		return ret;
+	ops->func = direct_call;
+	ops->flags |= DIRECT_MULTI_FLAGS;
+	/* Not 0: the arch must not give it a trampoline of its own. */
+	ops->trampoline = FTRACE_REGS_ADDR;
+	ret = register_ftrace_function(ops);
+	if (ret)
+		direct_set_many(ips, 0);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_ftrace_direct_multi);
+
+/**
+ * unregister_ftrace_direct_multi - stop the functions of @ops calling @addr
+ * @ops: an ops registered with register_ftrace_direct_multi()
+ * @addr: its target
+ *
+ * Return: 0, -EINVAL if @ops is not registered, or the error of
+ * unregistering it.
+ */
+int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+{
+	int ret;
+
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED) ||
+	    !(ops->flags & FTRACE_OPS_FL_DIRECT))
+		return -EINVAL;
+	scoped_guard(mutex, &direct_mutex) {
+		ret = unregister_ftrace_function(ops);
+		direct_set_many(multi_ips(ops), 0);
+	}
+	/* Ready for another register call. */
+	ops->func = NULL;
+	ops->trampoline = 0;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(unregister_ftrace_direct_multi);
+
+/**
+ * modify_ftrace_direct_multi_nolock - move the functions of @ops to @addr
+ * @ops: an ops registered with register_ftrace_direct_multi()
+ * @addr: the new target
+ *
+ * The caller holds direct_mutex (it is called back from ftrace).  While
+ * the targets change, a stub ops shares @ops' functions, so their sites go
+ * through the list function and never call a target half way through.
+ *
+ * Return: 0, -EINVAL if @ops is not registered, or another error.
+ */
+int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops,
+				      unsigned long addr)
+{
+	struct ftrace_ops stub = {
+		.func = stub_func,
+		.flags = FTRACE_OPS_FL_INITIALIZED,
+		.func_hash = ops->func_hash,
+	};
+	int ret;
+
+	lockdep_assert_held(&direct_mutex);
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED) ||
+	    !(ops->flags & FTRACE_OPS_FL_DIRECT))
+		return -EINVAL;
+	ret = register_ftrace_function(&stub);
+	if (ret)
+		return ret;
+	ret = direct_set_many(multi_ips(ops), addr);
+	unregister_ftrace_function(&stub);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi_nolock);
+
+/**
+ * modify_ftrace_direct_multi - move the functions of @ops to @addr
+ * @ops: an ops registered with register_ftrace_direct_multi()
+ * @addr: the new target
+ *
+ * Return: as modify_ftrace_direct_multi_nolock().
+ */
+int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+{
+	guard(mutex)(&direct_mutex);
+	return modify_ftrace_direct_multi_nolock(ops, addr);
+}
+EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi);

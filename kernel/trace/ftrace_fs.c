@@ -230,6 +230,9 @@ static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
 	struct fs_iter *it;
 	int ret = -ENOMEM;
 
+	/* As in 6.1: once ftrace is dead its files cannot be opened. */
+	if (ftrace_dead)
+		return -ENODEV;
 	it = kzalloc(sizeof(*it), GFP_KERNEL);
 	if (!it)
 		return -ENOMEM;
@@ -321,6 +324,8 @@ static int apply_word(struct fs_iter *it)
 	if (!trace_parser_loaded(&it->parser))
 		return 0;
 	mutex_lock(&ftrace_lock);
+	if (has_mods(it))
+		ftrace_mods_resolve(&it->mods, it->hash);
 	ret = ftrace_apply_text(it->hash, word, it->parser.idx, it->tr,
 				has_mods(it) ? &it->mods : NULL,
 				it->kind == FS_FILTER || it->kind == FS_GRAPH);

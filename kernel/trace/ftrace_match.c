@@ -15,6 +15,7 @@
  *               then the module records.
  *   index       the Nth record in available_filter_functions order.
  */
+#include <linux/bsearch.h>
 #include <linux/ctype.h>
 #include <linux/glob.h>
 #include <linux/kallsyms.h>
@@ -278,8 +279,13 @@ int ftrace_match_to_hash(struct ftrace_hash *hash, const char *func,
 			goto out;
 		}
 	}
-	if (!m.func.len)
-		m.func.type = MATCH_MIDDLE_ONLY;	/* "" or "*": all */
+	/*
+	 * "*" selects every function; so does an empty function word with a
+	 * module word ("*:mod:M" and ":mod:M" alike).  A bare "" or "!"
+	 * selects nothing.
+	 */
+	if (!m.func.len && (m.func.type != MATCH_FULL || mw))
+		m.func.type = MATCH_MIDDLE_ONLY;
 	if (m.func.type == MATCH_INDEX) {
 		if (mw)
 			m.err = -EINVAL;
@@ -314,4 +320,74 @@ bool ftrace_module_known(const char *name)
 		    !(b->recs[0].flags & FTRACE_FL_DISABLED))
 			return true;
 	return false;
+}
+
+/* ftrace_lookup_symbols(): names to traceable function addresses. */
+struct sym_lookup {
+	const char **syms;
+	unsigned long *addrs;
+	size_t cnt;
+	size_t found;
+	size_t idx;
+};
+
+/* The first traceable function of the name at ->idx wins. */
+static int lookup_vmlinux_cb(void *data, unsigned long addr)
+{
+	struct sym_lookup *l = data;
+
+	if (!ftrace_location(addr))
+		return 0;
+	l->addrs[l->idx] = addr;
+	l->found++;
+	return 1;
+}
+
+static int cmp_name(const void *key, const void *elt)
+{
+	return strcmp(*(const char **)key, *(const char **)elt);
+}
+
+static int lookup_module_cb(void *data, const char *name, struct module *mod,
+			    unsigned long addr)
+{
+	struct sym_lookup *l = data;
+	const char **sym;
+	size_t i;
+
+	sym = bsearch(&name, l->syms, l->cnt, sizeof(*l->syms), cmp_name);
+	if (!sym)
+		return 0;
+	i = sym - l->syms;
+	if (l->addrs[i] || !ftrace_location(addr))
+		return 0;
+	l->addrs[i] = addr;
+	l->found++;
+	return l->found == l->cnt;
+}
+
+/**
+ * ftrace_lookup_symbols - the addresses of traceable functions, by name
+ * @sorted_syms: function names, sorted with strcmp()
+ * @cnt: how many
+ * @addrs: receives each function's address (0 where none was found)
+ *
+ * Each vmlinux name is one binary search in kallsyms' sorted names; the
+ * names not found there are looked for in the modules, in one pass.
+ *
+ * Return: 0 if every name was found, -ESRCH otherwise.
+ */
+int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
+			  unsigned long *addrs)
+{
+	struct sym_lookup l = { .syms = sorted_syms, .addrs = addrs,
+				.cnt = cnt };
+
+	memset(addrs, 0, sizeof(*addrs) * cnt);
+	for (l.idx = 0; l.idx < cnt; l.idx++)
+		kallsyms_on_each_match_symbol(lookup_vmlinux_cb,
+					      sorted_syms[l.idx], &l);
+	if (l.found < cnt)
+		module_kallsyms_on_each_symbol(lookup_module_cb, &l);
+	return l.found == cnt ? 0 : -ESRCH;
 }

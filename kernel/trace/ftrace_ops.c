@@ -231,9 +231,9 @@ static struct ftrace_ops *list_next(struct ftrace_ops *op)
 /*
  * ftrace_update_func - choose what the arch caller calls.
  *
- * One active ops is called directly, with function_trace_op pointing at
- * it, when the arch passes the ops to the callee; anything else goes
- * through the list function.  Only computes the choice; ftrace_run_update()
+ * One active static ops is called directly, with function_trace_op
+ * pointing at it, when the arch passes the ops to the callee; anything
+ * else goes through the list function.  Only computes the choice; ftrace_run_update()
  * switches the code over in a safe order.
  */
 static struct ftrace_ops *wanted_op;
@@ -258,7 +258,12 @@ void ftrace_update_func(void)
 	if (!n) {
 		ftrace_trace_function = ftrace_stub;
 	} else if (n == 1 && ARCH_SUPPORTS_FTRACE_OPS &&
-		   !(only->flags & FTRACE_OPS_FL_RCU)) {
+		   !(only->flags & (FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_DYNAMIC))) {
+		/*
+		 * Only a static ops is called directly: function_trace_op
+		 * keeps pointing at the last one called so until another is,
+		 * and a task preempted in the arch caller may still pass it.
+		 */
 		ftrace_trace_function = ftrace_ops_get_func(only);
 		wanted_op = only;
 	} else {
@@ -319,10 +324,14 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 		return ret;
 	if (!is_kernel_core_data((unsigned long)ops))
 		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
-	if (ops->flags & FTRACE_OPS_FL_PID) {
-		ops->saved_func = ops->func;
+	/*
+	 * saved_func is the ops' own function while it is registered: the
+	 * PID filter wraps ->func, and users test saved_func to recognise
+	 * their ops (unregister_fprobe() refuses an ops without it).
+	 */
+	ops->saved_func = ops->func;
+	if (ops->flags & FTRACE_OPS_FL_PID)
 		ftrace_pid_ops_update(ops);
-	}
 	rcu_assign_pointer(ops->next, list_first());
 	rcu_assign_pointer(ftrace_ops_list, ops);
 	ops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_ADDING;
@@ -675,8 +684,8 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 	} while_for_each_ftrace_op(op);
 	preempt_enable_notrace();
 	if (ret && !ftrace_init_name_symbol(symnum, value, name, module_name)) {
-		*type = 't';
-		*exported = 0;
+		*type = 'T';
+		*exported = 1;
 		ret = 0;
 	}
 	return ret;

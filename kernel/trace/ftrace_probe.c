@@ -252,9 +252,42 @@ static void probe_keep_new(struct probe_set *p, struct ftrace_hash *add)
 
 	for (i = 0; i < (1UL << add->size_bits); i++)
 		hlist_for_each_entry_safe(e, tmp, &add->buckets[i], hlist)
-			if (ftrace_lookup_ip(probe_hash(p), e->ip) ||
-			    ftrace_lookup_ip(p->orphans, e->ip))
+			if (ftrace_lookup_ip(probe_hash(p), e->ip))
 				ftrace_hash_del(add, e);
+}
+
+/*
+ * Functions of @add that are orphans of @p have text again (a module came
+ * back at the same address): their old data is freed, and they start
+ * afresh as new functions.
+ */
+static void probe_revive(struct probe_set *p, struct ftrace_hash *add)
+{
+	struct ftrace_func_entry *e, *o;
+	unsigned long i;
+
+	if (ftrace_hash_empty(p->orphans))
+		return;
+	for_each_hash_entry(add, i, e) {
+		o = ftrace_lookup_ip(p->orphans, e->ip);
+		if (!o)
+			continue;
+		if (p->cbs->free)
+			p->cbs->free(p->cbs, p->tr, e->ip, p->data);
+		ftrace_hash_del(p->orphans, o);
+	}
+}
+
+/* @dst gets every address of @src; false when memory runs out. */
+static bool hash_add_all(struct ftrace_hash *dst, struct ftrace_hash *src)
+{
+	struct ftrace_func_entry *e;
+	unsigned long i;
+
+	for_each_hash_entry(src, i, e)
+		if (ftrace_hash_add(dst, e->ip))
+			return false;
+	return true;
 }
 
 /**
@@ -268,21 +301,26 @@ static void probe_keep_new(struct probe_set *p, struct ftrace_hash *add)
  * initialised again.
  *
  * Return: the number of functions newly probed, or a negative error:
- * -EINVAL if @glob selects nothing new (the caller keeps @data).
+ * -EINVAL if @glob selects nothing new (the caller keeps @data), -ENODEV
+ * once ftrace is dead.  Once @probe_ops->init has taken @data for a
+ * function, the call no longer fails back to the caller: if the code
+ * cannot be updated, the new functions wait as orphans (listed, not
+ * probed) until they are removed.
  */
 int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 				   struct ftrace_probe_ops *probe_ops,
 				   void *data)
 {
-	struct ftrace_hash *add = NULL, *merged = NULL;
-	struct ftrace_func_entry *e;
-	struct probe_set *p;
-	unsigned long i;
+	struct ftrace_hash *add = NULL, *merged = NULL, *fallback = NULL;
+	struct probe_set *p = NULL;
 	int ret;
 
 	if (WARN_ON(!tr) || !glob)
 		return -EINVAL;
 	mutex_lock(&ftrace_lock);
+	ret = -ENODEV;
+	if (ftrace_dead)
+		goto out;
 	p = probe_find(tr, probe_ops, true);
 	add = ftrace_hash_copy(NULL);
 	ret = -ENOMEM;
@@ -295,21 +333,21 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 		ret = -EINVAL;
 	if (ret < 0)
 		goto out;
+	/* Every allocation before the first init(). */
+	ret = -ENOMEM;
 	merged = ftrace_hash_copy(probe_hash(p));
-	ret = merged ? probe_init_each(p, add, data) : -ENOMEM;
+	fallback = ftrace_hash_copy(p->orphans);
+	if (!merged || !fallback || !hash_add_all(merged, add) ||
+	    !hash_add_all(fallback, add))
+		goto out;
+	probe_revive(p, add);
+	ret = probe_init_each(p, add, data);
 	if (ret < 0)
 		goto out;
-	for_each_hash_entry(add, i, e)
-		if (!ret)
-			ret = ftrace_hash_add(merged, e->ip);
-	if (!ret)
-		ret = probe_apply(p, merged);
-	if (ret) {
-		/* The new functions may have been live for a moment. */
-		if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
-			ftrace_ops_quiesce(&p->ops);
-		probe_free_each(p, add);
-		goto out;
+	if (probe_apply(p, merged)) {
+		pr_warn("ftrace: probe %ps not enabled: the code could not be updated\n",
+			probe_ops->func);
+		swap(p->orphans, fallback);
 	}
 	ret = add->count;
 out:
@@ -318,6 +356,7 @@ out:
 	mutex_unlock(&ftrace_lock);
 	ftrace_hash_free(add);
 	ftrace_hash_free(merged);
+	ftrace_hash_free(fallback);
 	return ret;
 }
 
@@ -691,24 +730,16 @@ void ftrace_mods_free(struct list_head *mods)
 }
 
 /**
- * ftrace_mods_publish - publish a filter file's hash and waiting list
- * @tr: the trace array
- * @ops: its ops
- * @mods: the private waiting list (emptied on success)
- * @hash: the private hash
- * @enable: filter (true) or notrace (false)
+ * ftrace_mods_resolve - apply the waiting words whose module has loaded
+ * @mods: a private waiting list
+ * @hash: the private hash it goes with
  *
- * Words for modules that loaded while the file was open are applied now.
- * Called with ftrace_lock held.
- *
- * Return: 0, or the error of publishing the hash (nothing changed then).
+ * A filter file calls it before each word, so that the words apply in the
+ * order they were written even when a module loads while it is open.
  */
-int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
-			struct list_head *mods, struct ftrace_hash *hash,
-			bool enable)
+void ftrace_mods_resolve(struct list_head *mods, struct ftrace_hash *hash)
 {
 	struct ftrace_mod_load *ml, *n;
-	int ret;
 
 	lockdep_assert_held(&ftrace_lock);
 	list_for_each_entry_safe(ml, n, mods, list) {
@@ -717,6 +748,29 @@ int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
 		ftrace_match_to_hash(hash, ml->func, ml->module, false);
 		mod_free(ml);
 	}
+}
+
+/**
+ * ftrace_mods_publish - publish a filter file's hash and waiting list
+ * @tr: the trace array
+ * @ops: its ops
+ * @mods: the private waiting list (emptied on success)
+ * @hash: the private hash
+ * @enable: filter (true) or notrace (false)
+ *
+ * Words for modules that loaded since the last word are applied first.
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, or the error of publishing the hash (nothing changed then).
+ */
+int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
+			struct list_head *mods, struct ftrace_hash *hash,
+			bool enable)
+{
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+	ftrace_mods_resolve(mods, hash);
 	if (list_empty(mods))
 		hash->flags &= ~FTRACE_HASH_FL_MOD;
 	else
