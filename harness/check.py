@@ -2,10 +2,18 @@
 """Read a test guest's console log and judge it.
 
   check.py judge --name NAME --log LOG [--expect FILE] [--subset] [--kunit]
+                 [--core-cases DIR]
       Print one line per result and add the counts to build/results/NAME.
       Results: the guest finished and really ran SMP; the kernel log holds
       no oops, BUG, WARNING or panic; each KUnit case (KTAP); each ftracetest
-      case against the expectations file of the unmodified kernel.
+      case against the expectations file of the unmodified kernel, except
+      the project's own cases (description "ftrace-core: ..."), which must
+      PASS whatever the expectations say; with --core-cases, each of those
+      in DIR (harness/ftt) must also have run.
+  check.py bootcheck --name NAME --log LOG
+      Judge a harness=bootcheck boot: it finished, its kernel log is clean,
+      and each "CHECK| PASS name" / "CHECK| FAIL name: why" line is a result
+      (a boot with none fails).
   check.py expect --log LOG --out FILE --arch A --base V --seconds N
       Write an expectations file from an upstream ftracetest run.
   check.py total DIR
@@ -30,6 +38,10 @@ FTT_RESULT = re.compile(
 KTAP_RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(.*))?$')
 KTAP_SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
 PASSING = ('PASS', 'XFAIL')
+# The project's regression cases of the core (harness/ftt): their
+# descriptions start with this, and each must PASS on the judged kernel.
+CORE_PREFIX = 'ftrace-core:'
+CHECK_LINE = re.compile(r'^CHECK\| (PASS|FAIL) ([^:]+?)(?:: (.*))?$')
 
 
 def console_lines(path):
@@ -179,7 +191,12 @@ def judge(args):
         for key, res in got:
             want = exp.get(key)
             what = f'ftracetest {key}'
-            if res in PASSING:
+            if key.startswith(CORE_PREFIX):
+                if res == 'PASS':
+                    t.add('passed', what)
+                else:
+                    t.add('failed', what, f'{res}; a project case of the core must PASS')
+            elif res in PASSING:
                 t.add('passed', what)
             elif want is None:
                 if res in ('UNSUPPORTED', 'UNTESTED'):
@@ -197,15 +214,66 @@ def judge(args):
             if ln.startswith('HARNESS: not run: '):
                 t.add('skipped', f'ftracetest {ln[18:].strip()}',
                       'excluded by expectations/ftt-exclude.ARCH')
+        names = {k for k, _ in got}
         if not args.subset:
-            names = {k for k, _ in got}
             for key in exp:
-                if key not in names:
+                if key not in names and not key.startswith(CORE_PREFIX):
                     t.add('failed', f'ftracetest {key}', 'did not run')
+        if args.core_cases:
+            for key in core_cases(args.core_cases):
+                if key not in names:
+                    t.add('failed', f'ftracetest {key}', 'a project case of the core did not run')
     if args.functions:
         judge_functions(t, lines, args.functions)
     if args.bench_smoke:
         judge_bench_smoke(t, lines)
+    t.save(args.results)
+    return 0 if t.counts['failed'] == 0 else 1
+
+
+def core_cases(directory):
+    """The descriptions ("ftrace-core: ...") of the project's cases in
+    @directory, as ftracetest prints them (whitespace collapsed)."""
+    keys = []
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith('.tc'):
+            continue
+        with open(os.path.join(directory, name), errors='replace') as f:
+            for line in f:
+                m = re.match(r'^#[ \t]*description:(.*)$', line)
+                if m:
+                    key = ' '.join(m.group(1).split())
+                    if key.startswith(CORE_PREFIX):
+                        keys.append(key)
+                    break
+    return keys
+
+
+def bootcheck(args):
+    """A harness=bootcheck boot: finished, clean, and its CHECK| lines."""
+    t = Tally(args.name)
+    lines = list(console_lines(args.log))
+    if any(ln.startswith('HARNESS: done') for ln in lines):
+        t.add('passed', 'guest ran to the end')
+    else:
+        t.add('failed', 'guest ran to the end', 'no "HARNESS: done": crash, hang or timeout')
+    bad = [ln for ln in lines if not ln.startswith(('CHECK|', 'HARNESS', 'bootcheck:'))
+           and KERNEL_BAD.search(ln)]
+    if bad:
+        t.add('failed', 'kernel log clean', f'{len(bad)} bad lines, first: {bad[0].strip()}')
+        i = lines.index(bad[0])
+        for ln in lines[i:i + 25]:
+            print('     | ' + ln)
+    else:
+        t.add('passed', 'kernel log clean (no oops/BUG/WARNING/panic)')
+    checks = [m for m in map(CHECK_LINE.match, lines) if m]
+    if not checks:
+        t.add('failed', 'boot parameter checks', 'no CHECK| lines in the console log')
+    for m in checks:
+        if m.group(1) == 'PASS':
+            t.add('passed', f'boot parameters: {m.group(2)}')
+        else:
+            t.add('failed', f'boot parameters: {m.group(2)}', m.group(3) or '')
     t.save(args.results)
     return 0 if t.counts['failed'] == 0 else 1
 
@@ -361,7 +429,13 @@ def main():
     j.add_argument('--kunit', action='store_true')
     j.add_argument('--functions')
     j.add_argument('--bench-smoke', action='store_true')
+    j.add_argument('--core-cases')
     j.add_argument('--results', default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
+    b = sub.add_parser('bootcheck')
+    b.add_argument('--name', required=True)
+    b.add_argument('--log', required=True)
+    b.add_argument('--results', default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
     e = sub.add_parser('expect')
     for a in ('--log', '--out', '--arch', '--base', '--seconds'):
@@ -373,7 +447,7 @@ def main():
     t.add_argument('dir')
     args = p.parse_args()
     return {'judge': judge, 'expect': expect, 'functions': functions,
-            'total': total}[args.cmd](args)
+            'bootcheck': bootcheck, 'total': total}[args.cmd](args)
 
 
 if __name__ == '__main__':

@@ -227,3 +227,139 @@ class BenchSmoke(unittest.TestCase):
 
     def test_unfinished_fails(self):
         self.assertEqual(self.verdict(self.lines()[:-1])['failed'], 1)
+
+
+class CoreCases(unittest.TestCase):
+    """The project's own cases ("ftrace-core: ...") must PASS, whatever
+    expectations/ARCH.txt says, and with --core-cases each must have run."""
+
+    CASE = 'ftrace-core: a deferred func-glob:mod:M filter keeps its glob'
+
+    def run_judge(self, log, expect=EXPECT, cases=None):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, 'log'), log)
+            write(os.path.join(d, 'exp'), expect)
+            extra = []
+            if cases is not None:
+                os.mkdir(os.path.join(d, 'ftt'))
+                for i, desc in enumerate(cases):
+                    write(os.path.join(d, 'ftt', f'c{i}.tc'),
+                          f'#!/bin/sh\n# SPDX-License-Identifier: GPL-2.0\n'
+                          f'# description: {desc}\n# requires: set_ftrace_filter\n')
+                write(os.path.join(d, 'ftt', 'notes.txt'), '# description: ftrace-core: not a case\n')
+                extra = ['--core-cases', os.path.join(d, 'ftt')]
+            p = subprocess.run([sys.executable, CHECK, 'judge', '--name', 't',
+                                '--log', os.path.join(d, 'log'), '--expect',
+                                os.path.join(d, 'exp'), '--kunit', '--subset',
+                                '--results', d, *extra],
+                               capture_output=True, text=True)
+            return p.returncode, read_counts(os.path.join(d, 't')), p.stdout
+
+    def log_with(self, result, desc=None):
+        desc = desc or self.CASE
+        return GOOD.replace('FTT| # of', f'FTT| [5] {desc}\t[{result}]\nFTT| # of')
+
+    def test_pass_passes(self):
+        rc, c, out = self.run_judge(self.log_with('PASS'))
+        self.assertEqual(rc, 0, out)
+
+    def test_fail_fails_even_if_upstream_failed_too(self):
+        exp = EXPECT + f'FAIL\t{self.CASE}\n'
+        rc, c, out = self.run_judge(self.log_with('FAIL'), expect=exp)
+        self.assertEqual(rc, 1, out)
+        self.assertIn('must PASS', out)
+
+    def test_not_pass_results_fail(self):
+        # UNSUPPORTED, XFAIL and the rest are skips or passes for other cases.
+        for res in ('UNSUPPORTED', 'UNTESTED', 'XFAIL', 'UNRESOLVED'):
+            exp = EXPECT + f'{res}\t{self.CASE}\n'
+            rc, c, out = self.run_judge(self.log_with(res), expect=exp)
+            self.assertEqual(rc, 1, f'{res}: {out}')
+
+    def test_flaky_retry_does_not_rescue(self):
+        log = self.log_with('FAIL').replace(
+            'HARNESS: done', f'FTTRETRY| [1] {self.CASE}\t[PASS]\nHARNESS: done')
+        self.assertEqual(self.run_judge(log)[0], 1)
+
+    def test_whitespace_in_description(self):
+        desc = 'ftrace-core:  two   spaces'
+        rc, c, out = self.run_judge(self.log_with('PASS', desc), cases=[desc])
+        self.assertEqual(rc, 0, out)
+
+    def test_core_case_that_did_not_run_fails(self):
+        other = 'ftrace-core: probes across module unload'
+        rc, c, out = self.run_judge(self.log_with('PASS'), cases=[self.CASE, other])
+        self.assertEqual(rc, 1, out)
+        self.assertIn('did not run', out)
+        rc, c, out = self.run_judge(self.log_with('PASS'), cases=[self.CASE])
+        self.assertEqual(rc, 0, out)
+
+    def test_core_cases_lists_only_tc_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, 'a.tc'), '# description: ftrace-core: x  y\n')
+            write(os.path.join(d, 'b.tc'), '# description: ftrace - upstream style\n')
+            write(os.path.join(d, 'c.sh'), '# description: ftrace-core: helper\n')
+            self.assertEqual(check.core_cases(d), ['ftrace-core: x y'])
+
+    def test_real_cases_are_core_cases(self):
+        ftt = os.path.join(HERE, '..', 'ftt')
+        names = [n for n in os.listdir(ftt) if n.endswith('.tc')]
+        self.assertTrue(names)
+        keys = check.core_cases(ftt)
+        self.assertEqual(len(keys), len(names), 'every harness/ftt case is "ftrace-core: ..."')
+        self.assertEqual(len(set(keys)), len(keys), 'descriptions are unique')
+
+
+BOOT_GOOD = """\
+[    0.000000] Linux version 6.1.192
+HARNESS: kernel 6.1.192 x86_64 nproc=2 mode=bootcheck
+bootcheck: ftrace=function ftrace_filter=vfs_read,no_such_fn_xyz
+CHECK| PASS current_tracer
+CHECK| PASS set_ftrace_filter
+CHECK| PASS enabled_functions
+HARNESS: bootcheck rc=0
+HARNESS: done
+"""
+
+
+class Bootcheck(unittest.TestCase):
+    def run_bootcheck(self, log):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, 'log'), log)
+            p = subprocess.run([sys.executable, CHECK, 'bootcheck', '--name', 'b',
+                                '--log', os.path.join(d, 'log'), '--results', d],
+                               capture_output=True, text=True)
+            return p.returncode, read_counts(os.path.join(d, 'b')), p.stdout
+
+    def test_good_boot_passes(self):
+        rc, c, out = self.run_bootcheck(BOOT_GOOD)
+        self.assertEqual(rc, 0, out)
+        # finished, clean, three checks
+        self.assertEqual(c, {'passed': 5, 'failed': 0, 'skipped': 0})
+
+    def test_failed_check_fails(self):
+        log = BOOT_GOOD.replace('CHECK| PASS enabled_functions',
+                                "CHECK| FAIL enabled_functions: 16476 lines, not 'vfs_read'")
+        rc, c, out = self.run_bootcheck(log)
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(c['failed'], 1)
+        self.assertIn("16476 lines, not 'vfs_read'", out)
+
+    def test_no_check_lines_fails(self):
+        log = ''.join(ln + '\n' for ln in BOOT_GOOD.splitlines() if 'CHECK|' not in ln)
+        rc, c, out = self.run_bootcheck(log)
+        self.assertEqual(rc, 1, out)
+        self.assertIn('no CHECK| lines', out)
+
+    def test_unfinished_boot_fails(self):
+        self.assertEqual(self.run_bootcheck(BOOT_GOOD.replace('HARNESS: done\n', ''))[0], 1)
+
+    def test_empty_log_fails(self):
+        rc, c, out = self.run_bootcheck('')
+        self.assertEqual(rc, 1)
+        self.assertGreaterEqual(c['failed'], 2)
+
+    def test_oops_fails(self):
+        log = BOOT_GOOD.replace('HARNESS: bootcheck', '[    3.2] BUG: unable to handle page fault '
+                                'for address: ffffffffa0000000\nHARNESS: bootcheck')
+        self.assertEqual(self.run_bootcheck(log)[0], 1)
