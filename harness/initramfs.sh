@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # initramfs.sh ARCH FLAVOR: the guest's root file system, as a cpio archive.
 #
-# busybox (static, for the guest arch), the guest init and demo scripts,
-# the kernel's modules, and ftracetest from the same source tree the kernel
-# was built from (so FLAVOR=ours carries the project's own test cases).
+# busybox (static, for the guest arch), the guest init, demo and bootcheck
+# scripts, the kernel's modules, and ftracetest from the same source tree the
+# kernel was built from, plus the project's cases of harness/ftt in
+# test.d/ftrace-core/ (for every flavor).
 # Output: build/initramfs/ARCH-FLAVOR.cpio
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +37,11 @@ ex="$top/expectations/ftt-exclude.$arch"
 fl="$top/expectations/ftt-flaky"
 [ -f "$fl" ] && install -m 644 "$fl" "$root/harness/ftt-flaky"
 cp -a "$src/tools/testing/selftests/ftrace" "$root/ftrace"
+# The project's regression cases of the core (harness/ftt), for both flavors:
+# make check requires each of them to pass.
+mkdir -p "$root/ftrace/test.d/ftrace-core"
+install -m 644 "$top"/harness/ftt/*.tc "$root/ftrace/test.d/ftrace-core/"
+install -m 755 "$top/harness/guest/bootcheck.sh" "$root/harness/bootcheck.sh"
 [ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$root/lib/"
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"

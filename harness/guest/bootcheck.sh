@@ -1,0 +1,71 @@
+#!/bin/sh
+# Boot-time ftrace parameters, checked after boot (guest mode harness=bootcheck).
+# make check boots with
+#   ftrace=function ftrace_filter=vfs_read,no_such_fn_xyz
+#   ftrace_notrace=no_such_fn_abc,vfs_write
+# A word that names no function is dropped on its own; the others apply
+# (core review, finding 9).  What each file must read is worked out from
+# /proc/cmdline and available_filter_functions, so other lists work too.
+# One line per check: "CHECK| PASS name" or "CHECK| FAIL name: why";
+# harness/check.py counts them.
+T=/sys/kernel/tracing
+tmp=/tmp/bootcheck
+mkdir -p $tmp
+
+pass() { echo "CHECK| PASS $1"; }
+failed() { echo "CHECK| FAIL $1: $2"; }
+
+tracer= filter= notrace= have_filter=0
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	ftrace=*) tracer=${arg#ftrace=} ;;
+	ftrace_filter=*) filter=${arg#ftrace_filter=}; have_filter=1 ;;
+	ftrace_notrace=*) notrace=${arg#ftrace_notrace=} ;;
+	esac
+done
+if [ -z "$tracer" ] || [ $have_filter = 0 ]; then
+	failed cmdline "no ftrace= or ftrace_filter= on the kernel command line"
+	exit 1
+fi
+echo "bootcheck: ftrace=$tracer ftrace_filter=$filter ftrace_notrace=$notrace"
+
+# known WORDS...: the words that name a traceable function, one a line, sorted.
+known() {
+	for w in "$@"; do
+		grep -Fqx "$w" $T/available_filter_functions && echo "$w"
+	done | sort
+}
+want_filter=$(known $(echo "$filter" | tr , ' '))
+want_notrace=$(known $(echo "$notrace" | tr , ' '))
+# enabled_functions: the filter minus notrace.  A list with no known word
+# checks nothing useful, so it fails.
+want_enabled=$(for f in $want_filter; do
+	echo "$want_notrace" | grep -Fqx "$f" || echo "$f"; done)
+
+# Console messages would split the CHECK lines.
+level=$(cut -f1 /proc/sys/kernel/printk)
+echo 1 > /proc/sys/kernel/printk
+
+got=$(cat $T/current_tracer)
+if [ "$got" = "$tracer" ]; then pass current_tracer
+else failed current_tracer "reads '$got', not '$tracer'"; fi
+
+got=$(sort $T/set_ftrace_filter)
+if [ -n "$want_filter" ] && [ "$got" = "$want_filter" ]; then pass set_ftrace_filter
+else failed set_ftrace_filter "reads '$(echo "$got" | head -n 3 | tr '\n' ' ')', not '$(echo $want_filter)'"; fi
+
+got=$(sort $T/set_ftrace_notrace)
+[ -n "$want_notrace" ] || want_notrace='#### no functions disabled ####'
+if [ "$got" = "$want_notrace" ]; then pass set_ftrace_notrace
+else failed set_ftrace_notrace "reads '$(echo "$got" | head -n 3 | tr '\n' ' ')', not '$(echo $want_notrace)'"; fi
+
+cut -d' ' -f1 $T/enabled_functions | sort > $tmp/enabled
+n=$(wc -l < $tmp/enabled)
+if [ -n "$want_enabled" ] && [ "$(cat $tmp/enabled)" = "$want_enabled" ]; then
+	pass enabled_functions
+else
+	failed enabled_functions "$n lines (first: $(head -n 3 $tmp/enabled | tr '\n' ' ')), not '$(echo $want_enabled)'"
+fi
+echo "$level" > /proc/sys/kernel/printk
+echo "bootcheck: enabled_functions:"
+sed 's/^/bootcheck: | /' $T/enabled_functions | head -n 5
