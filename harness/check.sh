@@ -4,11 +4,15 @@
 #
 #   1. host tests (harness/tests, scripts/ tests when present)
 #   2. per arch in ARCHES: build FLAVOR (default ours), boot it with KUnit on,
-#      run ftracetest (the CI subset of ftt-subset.ARCH, or all with "full"),
-#      judge the console log against expectations/ARCH.txt.
+#      run ftracetest (the CI subset of ftt-subset.ARCH, or all with "full";
+#      the project's cases in test.d/ftrace-core always), judge the console
+#      log against expectations/ARCH.txt; then boot it once more with ftrace
+#      boot parameters (harness=bootcheck) and judge its CHECK| lines.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 full=${1:-}
+# Kernel parameters of the boot-parameter check (core review, finding 9).
+bootcheck_append='ftrace=function ftrace_filter=vfs_read,no_such_fn_xyz ftrace_notrace=no_such_fn_abc,vfs_write'
 flavor=${FLAVOR:-ours}
 results="$build/results"
 rm -rf "$results"; mkdir -p "$results" "$build/logs"
@@ -53,6 +57,8 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 	else ftt=$(grep -v '^#' "$top/expectations/ftt-subset.$arch" 2>/dev/null | paste -sd, || true)
 	     [ -n "$ftt" ] || subset=
 	fi
+	# The project's cases of the core (harness/ftt) always run.
+	[ -n "$ftt" ] && ftt="$ftt,test.d/ftrace-core"
 	echo "== $name: KUnit and ftracetest ${ftt:-(all cases)}"
 	start=$(date +%s)
 	# A guest that does not finish is booted once more: on x86_64, QEMU 7.2's
@@ -76,6 +82,19 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 	python3 "$top/harness/check.py" judge --name "$name" --kunit $subset \
 		--log "$build/logs/check-$name.log" --expect "$top/expectations/$arch.txt" \
 		--functions "$top/expectations/functions.$arch.txt" --bench-smoke \
-		--results "$results"
+		--core-cases "$top/harness/ftt" --results "$results"
+
+	# One more short boot: what the ftrace boot parameters set up, with a
+	# bad word in each list (harness/guest/bootcheck.sh).
+	echo "== $name: boot parameters"
+	rm -f "$build/logs/$arch-$flavor-bootcheck.log"
+	APPEND="$bootcheck_append" KUNIT=0 TIMEOUT=${BOOTCHECK_TIMEOUT:-600} \
+		"$top/harness/qemu.sh" "$arch" "$flavor" bootcheck 2>&1 |
+		grep --line-buffered -aE '^(CHECK\||HARNESS:|qemu:)' | sed -u 's/^/   | /'
+	# No console log at all (QEMU did not start) is judged as an empty one.
+	cp "$build/logs/$arch-$flavor-bootcheck.log" "$build/logs/check-$name-bootcheck.log" ||
+		: > "$build/logs/check-$name-bootcheck.log"
+	python3 "$top/harness/check.py" bootcheck --name "$name-bootcheck" \
+		--log "$build/logs/check-$name-bootcheck.log" --results "$results"
 done
 python3 "$top/harness/check.py" total "$results"
