@@ -46,8 +46,8 @@ static void direct_call(unsigned long ip, unsigned long pip,
 
 static struct ftrace_ops direct_ops = {
 	.func	= direct_call,
-	.flags	= FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT |
-		  FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT,
+	.flags	= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS |
+		  FTRACE_OPS_FL_PERMANENT,
 };
 
 static void direct_publish(struct ftrace_hash *old, struct ftrace_hash *new)
@@ -244,8 +244,7 @@ EXPORT_SYMBOL_GPL(modify_ftrace_direct);
  * a direct ops (FTRACE_OPS_FL_DIRECT), so a site it alone wants calls its
  * target itself.
  */
-#define DIRECT_MULTI_FLAGS \
-	(FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS)
+#define DIRECT_MULTI_FLAGS	(FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS)
 
 static struct ftrace_hash *multi_ips(struct ftrace_ops *ops)
 {

@@ -148,7 +148,12 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
 			f |= FTRACE_FL_TRAMP;
 		if (w.direct)
 			f |= FTRACE_FL_DIRECT;
-		conflicts += w.ipmod > 1;
+		/*
+		 * One ops may move the IP of a function: an IPMODIFY ops, or
+		 * the direct call (6.1 lets a BPF trampoline share with an
+		 * IPMODIFY ops through ops_func; that is not supported here).
+		 */
+		conflicts += w.ipmod + w.direct > 1;
 		r->flags = f;
 	}
 	return conflicts;
