@@ -58,43 +58,12 @@ static void direct_publish(struct ftrace_hash *old, struct ftrace_hash *new)
 }
 
 /*
- * Publish a copy of direct_hash with @ip -> @addr (0: without @ip).
+ * Publish a copy of direct_hash in which every address of @ips maps to
+ * @addr (0: in which none of them is).
  *
  * The update engine reads direct_hash in preemptible code under
  * ftrace_lock, which the rude grace period of the free does not cover:
  * the swap happens under ftrace_lock too.
- */
-static int direct_set(unsigned long ip, unsigned long addr)
-{
-	struct ftrace_hash *old, *new;
-	struct ftrace_func_entry *e;
-
-	lockdep_assert_held(&direct_mutex);
-	guard(mutex)(&ftrace_lock);
-	old = rcu_dereference_protected(direct_hash,
-					lockdep_is_held(&ftrace_lock));
-	new = ftrace_hash_copy(old);
-	if (!new)
-		return -ENOMEM;
-	e = ftrace_lookup_ip(new, ip);
-	if (e && !addr)
-		ftrace_hash_del(new, e);
-	if (addr && !e) {
-		if (ftrace_hash_add(new, ip)) {
-			ftrace_hash_free(new);
-			return -ENOMEM;
-		}
-		e = ftrace_lookup_ip(new, ip);
-	}
-	if (addr)
-		e->direct = addr;
-	direct_publish(old, new);
-	return 0;
-}
-
-/*
- * Publish a copy of direct_hash in which every address of @ips maps to
- * @addr (0: in which none of them is).
  */
 static int direct_set_many(struct ftrace_hash *ips, unsigned long addr)
 {
@@ -124,6 +93,18 @@ static int direct_set_many(struct ftrace_hash *ips, unsigned long addr)
 	}
 	direct_publish(old, new);
 	return 0;
+}
+
+/* The same for one address. */
+static int direct_set(unsigned long ip, unsigned long addr)
+{
+	struct ftrace_hash *one = ftrace_hash_alloc(0);
+	int ret = one ? ftrace_hash_add(one, ip) : -ENOMEM;
+
+	if (!ret)
+		ret = direct_set_many(one, addr);
+	ftrace_hash_free(one);
+	return ret;
 }
 
 /**
