@@ -224,13 +224,12 @@ static void prof_buf_put(struct prof_buf *buf)
 }
 
 /*
- * Size (and clear) every CPU's table for the records that exist now.
- * Called with prof_lock held while profiling is off, so no callback
- * touches the tables.
+ * Size every CPU's table for at least @size entries (a power of two, for
+ * the records that exist now) and clear it.  Called with prof_lock held
+ * while profiling is off, so no callback touches the tables.
  */
-static int prof_tables_reset(void)
+static int prof_tables_reset_to(unsigned int size)
 {
-	unsigned int size = roundup_pow_of_two(ftrace_nr_records() * 3 / 2 + 16);
 	struct prof_buf *buf;
 	struct prof_table *t;
 	int cpu;
@@ -259,7 +258,9 @@ static int prof_tables_reset(void)
 
 static int prof_start(void)
 {
-	int ret = prof_tables_reset();
+	int ret;
+
+	ret = prof_tables_reset_to(roundup_pow_of_two(ftrace_nr_records() * 3 / 2 + 16));
 
 	if (ret)
 		return ret;
@@ -464,3 +465,67 @@ void __init ftrace_profile_tracefs(struct dentry *d_tracer)
 	trace_create_file("function_profile_enabled", TRACE_MODE_WRITE,
 			  d_tracer, NULL, &prof_enable_fops);
 }
+
+#if IS_ENABLED(CONFIG_FTRACE_CORE_KUNIT_TEST)
+#include <kunit/test.h>
+
+/*
+ * An open trace_stat file holds pointers to entries; turning the profiler
+ * on again with more records replaces the arrays.  The old array must
+ * stay until trace_stat gives the pointers back (review finding 7: it was
+ * freed at once).
+ */
+static void pins_outlive_a_larger_table(struct kunit *test)
+{
+	struct prof_table *t = per_cpu_ptr(&prof_tables, 0);
+	struct prof_entry *got;
+	struct prof_buf *old;
+	int cpu;
+
+	mutex_lock(&prof_lock);
+	if (prof_enabled || t->buf) {
+		mutex_unlock(&prof_lock);
+		kunit_skip(test, "the profiler has been used");
+	}
+	KUNIT_ASSERT_EQ(test, prof_tables_reset_to(64), 0);
+	old = t->buf;
+	old->e[5].ip = 0x1234;
+	old->e[5].counter = 3;
+	mutex_unlock(&prof_lock);
+
+	got = stat_start(&t->stat);		/* as trace_stat's open */
+	KUNIT_ASSERT_PTR_EQ(test, got, &old->e[5]);
+	KUNIT_EXPECT_NULL(test, stat_next(got, 1));
+
+	mutex_lock(&prof_lock);
+	KUNIT_EXPECT_EQ(test, prof_tables_reset_to(128), 0);
+	KUNIT_EXPECT_PTR_NE(test, t->buf, old);
+	KUNIT_EXPECT_FALSE(test, list_empty(&prof_retired));
+	mutex_unlock(&prof_lock);
+	/* The reader still sees what it pinned. */
+	KUNIT_EXPECT_EQ(test, got->ip, 0x1234UL);
+	KUNIT_EXPECT_EQ(test, got->counter, 3UL);
+
+	stat_release(got);			/* as trace_stat's release */
+	mutex_lock(&prof_lock);
+	KUNIT_EXPECT_TRUE(test, list_empty(&prof_retired));
+	for_each_possible_cpu(cpu) {
+		t = per_cpu_ptr(&prof_tables, cpu);
+		vfree(t->buf);
+		t->buf = NULL;
+	}
+	mutex_unlock(&prof_lock);
+}
+
+static struct kunit_case prof_cases[] = {
+	KUNIT_CASE(pins_outlive_a_larger_table),
+	{}
+};
+
+static struct kunit_suite prof_suite = {
+	.name = "ftrace-profile",
+	.test_cases = prof_cases,
+};
+
+kunit_test_suite(prof_suite);
+#endif
