@@ -185,6 +185,9 @@ def judge(args):
     elif args.expect:
         exp = read_expectations(args.expect)
         got, complete = parse_ftracetest(lines)
+        # uname -m of the guest, and the arches core cases declare.
+        machine = header[0].split()[3] if header and len(header[0].split()) > 3 else '?'
+        core_arches = core_case_arches(args.core_cases) if args.core_cases else {}
         retried = dict(parse_ftracetest(lines, 'FTTRETRY| ')[0])
         if not complete:
             t.add('failed', 'ftracetest completed', 'no summary: it was cut short')
@@ -194,6 +197,8 @@ def judge(args):
             if key.startswith(CORE_PREFIX):
                 if res == 'PASS':
                     t.add('passed', what)
+                elif res == 'UNSUPPORTED' and machine not in core_arches.get(key, {machine}):
+                    t.add('skipped', what, f'UNSUPPORTED; the case is for {", ".join(sorted(core_arches[key]))} only')
                 else:
                     t.add('failed', what, f'{res}; a project case of the core must PASS')
             elif res in PASSING:
@@ -229,6 +234,28 @@ def judge(args):
         judge_bench_smoke(t, lines)
     t.save(args.results)
     return 0 if t.counts['failed'] == 0 else 1
+
+
+def core_case_arches(directory):
+    """{description: set of uname -m values} for the project's cases that
+    name their machines ("# arches: x86_64 aarch64"); a case of another
+    machine may be UNSUPPORTED there."""
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith('.tc'):
+            continue
+        desc, arches = None, None
+        with open(os.path.join(directory, name), errors='replace') as f:
+            for line in f:
+                m = re.match(r'^#[ \t]*description:(.*)$', line)
+                if m:
+                    desc = ' '.join(m.group(1).split())
+                m = re.match(r'^#[ \t]*arches:(.*)$', line)
+                if m:
+                    arches = set(m.group(1).split())
+        if desc and arches:
+            out[desc] = arches
+    return out
 
 
 def core_cases(directory):

@@ -235,11 +235,11 @@ class CoreCases(unittest.TestCase):
 
     CASE = 'ftrace-core: a deferred func-glob:mod:M filter keeps its glob'
 
-    def run_judge(self, log, expect=EXPECT, cases=None):
+    def run_judge(self, log, expect=EXPECT, cases=None, core_dir=None):
         with tempfile.TemporaryDirectory() as d:
             write(os.path.join(d, 'log'), log)
             write(os.path.join(d, 'exp'), expect)
-            extra = []
+            extra = ['--core-cases', core_dir] if core_dir else []
             if cases is not None:
                 os.mkdir(os.path.join(d, 'ftt'))
                 for i, desc in enumerate(cases):
@@ -275,6 +275,18 @@ class CoreCases(unittest.TestCase):
             exp = EXPECT + f'{res}\t{self.CASE}\n'
             rc, c, out = self.run_judge(self.log_with(res), expect=exp)
             self.assertEqual(rc, 1, f'{res}: {out}')
+
+    def test_unsupported_on_an_arch_the_case_does_not_name(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, 'a.tc'),
+                  f'# description: {self.CASE}\n# arches: aarch64\n')
+            rc, c, out = self.run_judge(self.log_with('UNSUPPORTED'), core_dir=d)
+            self.assertEqual(rc, 0, out)
+            self.assertIn('only', out)
+            write(os.path.join(d, 'a.tc'),
+                  f'# description: {self.CASE}\n# arches: x86_64\n')
+            rc, c, out = self.run_judge(self.log_with('UNSUPPORTED'), core_dir=d)
+            self.assertEqual(rc, 1, out)
 
     def test_flaky_retry_does_not_rescue(self):
         log = self.log_with('FAIL').replace(
