@@ -71,6 +71,27 @@ bool ftrace_glob_match(const char *name, const struct ftrace_glob *g)
 	return false;
 }
 
+/**
+ * arch_ftrace_match_adjust - the part of a symbol name that filters see
+ * @str: a function's symbol name
+ * @search: the filter word it is compared with
+ *
+ * An arch whose function symbols carry decoration that users do not type
+ * (ppc64's ELFv1 dot symbols) overrides this to skip it.
+ *
+ * Return: the name to compare; by default @str itself.
+ */
+char * __weak arch_ftrace_match_adjust(char *str, const char *search)
+{
+	return str;
+}
+
+/* Does function @name (a writable kallsyms buffer) match word @g? */
+static bool func_matches(char *name, const struct ftrace_glob *g)
+{
+	return ftrace_glob_match(arch_ftrace_match_adjust(name, g->search), g);
+}
+
 /*
  * What to do with each matching record.  A module word selects which text
  * the function word applies to: "M" (a glob) the modules it matches, "!M"
@@ -132,7 +153,7 @@ static void match_modules(struct match *m)
 			ip = ftrace_rec_ip(b, r);
 			if (!kallsyms_lookup(ip, &size, &off, &modname, sym))
 				continue;
-			if (ftrace_glob_match(sym, &m->func))
+			if (func_matches(sym, &m->func))
 				take(m, ip);
 		}
 	}
@@ -180,8 +201,7 @@ static void walk_flush(struct walk *w, unsigned long end)
 		ip = ftrace_rec_ip(w->b, &w->b->recs[w->i]);
 		if (ip >= end)
 			return;
-		if (w->have && ip >= w->cur &&
-		    ftrace_glob_match(w->name, &w->m->func))
+		if (w->have && ip >= w->cur && func_matches(w->name, &w->m->func))
 			take(w->m, ip);
 		w->i++;
 	}
@@ -205,9 +225,15 @@ static void match_vmlinux(struct match *m)
 {
 	struct walk *w;
 
+	/*
+	 * An exact name is looked up directly.  Only when that finds nothing
+	 * is the full walk needed: the symbol may be spelled otherwise
+	 * (arch_ftrace_match_adjust()), or not be a traceable function.
+	 */
 	if (m->func.type == MATCH_FULL) {
 		kallsyms_on_each_match_symbol(exact_cb, m->func.search, m);
-		return;
+		if (m->found || m->err)
+			return;
 	}
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w) {

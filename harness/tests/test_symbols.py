@@ -1,0 +1,124 @@
+"""Host tests of harness/symbols.py: a miniature tree with an old ftrace.c,
+its users, and a core that lacks one name, must fail on exactly that name."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SYMBOLS = os.path.join(HERE, '..', 'symbols.py')
+sys.path.insert(0, os.path.join(HERE, '..'))
+import symbols  # noqa: E402
+
+OLD = """\
+static int helper(void) { return 0; }
+static inline void local_inline(void) { }
+int used_fn(int a)
+{
+	return helper() + a;
+}
+int only_declared(void) { return 1; }
+int exported_fn(void) { return 2; }
+EXPORT_SYMBOL_GPL(exported_fn);
+unsigned long used_var __read_mostly = 3;
+struct foo some_ops = {
+	.x = 1,
+};
+char * __weak hook_fn(char *s) { return s; }
+void __weak unused_hook(void) { }
+DEFINE_MUTEX(some_lock);
+"""
+
+USER = """\
+/* used_fn in a comment does not count; nor does "used_var" in a string */
+extern int only_declared(void);
+int user(void)
+{
+	mutex_lock(&some_lock);
+	return used_fn(1) + used_var;
+}
+"""
+
+ARCH = """\
+char *hook_fn(char *s) { return s + 1; }
+"""
+
+HEADER = """\
+extern struct foo some_ops;
+int only_declared(void);
+#define USE_OPS() (&some_ops)
+"""
+
+OURS = """\
+int used_fn(int a) { return a; }
+int exported_fn(void) { return 0; }
+unsigned long used_var;
+struct foo some_ops = { };
+DEFINE_MUTEX(some_lock);
+"""
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(text)
+
+
+class Parse(unittest.TestCase):
+    def test_interface_of_old_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, 'ftrace.c'), OLD)
+            names, exports, weak = symbols.upstream_interface(os.path.join(d, 'ftrace.c'))
+        self.assertEqual(set(names), {'used_fn', 'only_declared', 'exported_fn', 'used_var',
+                                      'some_ops', 'hook_fn', 'unused_hook', 'some_lock'})
+        self.assertEqual(exports, {'exported_fn'})
+        self.assertEqual(weak, {'hook_fn', 'unused_hook'})
+
+    def test_uses_skip_declarations_comments_and_strings(self):
+        names = {'used_fn', 'used_var', 'only_declared', 'some_lock'}
+        self.assertEqual(symbols.uses_in_file(USER, names, False),
+                         {'used_fn', 'used_var', 'some_lock'})
+
+    def test_macro_body_is_a_use(self):
+        self.assertEqual(symbols.uses_in_file(HEADER, {'some_ops', 'only_declared'}, False),
+                         {'some_ops'})
+
+    def test_override_is_a_definition_not_a_use(self):
+        defines = set()
+        used = symbols.uses_in_file(ARCH, {'hook_fn', 'unused_hook'}, False, defines)
+        self.assertEqual(used, set())
+        self.assertEqual(defines, {'hook_fn'})
+
+
+class Tree(unittest.TestCase):
+    def run_tree(self, ours):
+        with tempfile.TemporaryDirectory() as d:
+            base, top = os.path.join(d, 'base'), os.path.join(d, 'top')
+            write(os.path.join(base, 'kernel/trace/ftrace.c'), OLD)
+            write(os.path.join(base, 'kernel/user.c'), USER)
+            write(os.path.join(base, 'arch/x/ftrace.c'), ARCH)
+            write(os.path.join(base, 'include/linux/ftrace.h'), HEADER)
+            write(os.path.join(top, 'kernel/trace/ftrace_core.c'), ours)
+            p = subprocess.run([sys.executable, SYMBOLS, base, top],
+                               stdout=subprocess.PIPE, text=True, check=False)
+            return p.returncode, p.stdout
+
+    def test_missing_names_fail(self):
+        rc, out = self.run_tree(OURS)
+        self.assertEqual(rc, 1)
+        fails = sorted(line.split()[1].rstrip(':') for line in out.splitlines()
+                       if line.startswith('FAIL'))
+        # hook_fn: an arch overrides it, so the core must define and call it.
+        self.assertEqual(fails, ['hook_fn'])
+        self.assertTrue(out.rstrip().endswith('5 passed, 1 failed, 2 skipped'), out)
+
+    def test_complete_core_passes(self):
+        ours = OURS + 'char * __weak hook_fn(char *s) { return s; }\n' + \
+            'int match(char *s) { return !!hook_fn(s); }\n'
+        rc, out = self.run_tree(ours)
+        self.assertEqual(rc, 0, out)
+
+
+if __name__ == '__main__':
+    unittest.main()
