@@ -9,7 +9,7 @@
  *   ftrace_match.c    names and globs to records
  *   ftrace_filter.c   the filter API and word syntax, boot filters, ftrace_init()
  *   ftrace_fs.c       tracefs files of the core
- *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid
+ *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid, top-level files
  *   ftrace_probe.c    function probes, filter commands, :mod: filters
  *   ftrace_profile.c  the function profiler
  *   ftrace_direct.c   direct calls
@@ -40,6 +40,47 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 
+struct ftrace_ops_hash;
+
+#ifndef CONFIG_DYNAMIC_FTRACE
+/* No code to patch: the one command ftrace_ops.c passes means nothing. */
+#define FTRACE_UPDATE_CALLS	0
+#endif
+
+extern struct ftrace_ops *function_trace_op;
+void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs);
+extern bool ftrace_dead;
+
+/* Every registered ops, under ftrace_lock. */
+#define for_each_ftrace_ops(op) \
+	for (op = rcu_dereference_protected(ftrace_ops_list, \
+					    lockdep_is_held(&ftrace_lock)); \
+	     op != &ftrace_list_end; \
+	     op = rcu_dereference_protected(op->next, \
+					    lockdep_is_held(&ftrace_lock)))
+
+/* ftrace_ops.c */
+void ftrace_ops_init(struct ftrace_ops *ops);
+void ftrace_ops_init_hashes(struct ftrace_ops *ops,
+			    struct ftrace_ops_hash *hashes);
+bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
+bool ftrace_ops_active(struct ftrace_ops *ops);
+void ftrace_update_func(void);
+struct ftrace_ops *ftrace_wanted_op(void);
+/* In ftrace_update.c; without dynamic ftrace, in ftrace_ops.c. */
+int ftrace_run_update(int command);
+int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
+void ftrace_ops_quiesce(struct ftrace_ops *ops);
+
+/* Does @ops make the sites it alone wants call their direct targets? */
+static inline bool ftrace_ops_is_direct(struct ftrace_ops *ops)
+{
+	return IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) &&
+	       (ops->flags & FTRACE_OPS_FL_DIRECT);
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE
 /*
  * A call-site record is eight bytes: the site's offset from its block's base
  * address, and the same flag word as dyn_ftrace.flags (a reference count in
@@ -81,10 +122,6 @@ enum {
 };
 
 extern struct ftrace_block __rcu *ftrace_blocks;
-extern struct ftrace_ops *function_trace_op;
-void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
-			  struct ftrace_ops *op, struct ftrace_regs *fregs);
-extern bool ftrace_dead;
 
 static inline unsigned long ftrace_rec_ip(const struct ftrace_block *b,
 					  const struct ftrace_rec *r)
@@ -148,27 +185,6 @@ extern struct ftrace_hash ftrace_empty_hash;
 	for (i = 0; i < (1UL << (hash)->size_bits); i++) \
 		hlist_for_each_entry(e, &(hash)->buckets[i], hlist)
 
-/* ftrace_ops.c */
-void ftrace_ops_init(struct ftrace_ops *ops);
-void ftrace_ops_init_hashes(struct ftrace_ops *ops,
-			    struct ftrace_ops_hash *hashes);
-bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
-bool ftrace_ops_active(struct ftrace_ops *ops);
-void ftrace_update_func(void);
-struct ftrace_ops *ftrace_wanted_op(void);
-int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
-			struct ftrace_hash *hash);
-void ftrace_ops_drop_range(unsigned long start, unsigned long end);
-int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
-void ftrace_ops_quiesce(struct ftrace_ops *ops);
-
-/* Does @ops make the sites it alone wants call their direct targets? */
-static inline bool ftrace_ops_is_direct(struct ftrace_ops *ops)
-{
-	return IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) &&
-	       (ops->flags & FTRACE_OPS_FL_DIRECT);
-}
-
 /* ftrace_update.c */
 struct ftrace_patch_ops {
 	int (*make_call)(struct dyn_ftrace *rec, unsigned long addr);
@@ -184,9 +200,13 @@ int ftrace_patch_block(struct ftrace_block *b, const struct ftrace_patch_ops *p,
 		       bool enable, struct ftrace_site *failed);
 void ftrace_enable_new_records(struct ftrace_block *b);
 void ftrace_convert_block(struct ftrace_block *b);
-int ftrace_run_update(int command);
 void ftrace_slots_gc(void);
 unsigned long ftrace_site_target(unsigned long ip);
+
+/* ftrace_filter.c */
+int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
+			struct ftrace_hash *hash);
+void ftrace_ops_drop_range(unsigned long start, unsigned long end);
 
 /* ftrace_match.c */
 struct ftrace_glob {
@@ -222,8 +242,19 @@ int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
 void ftrace_mod_show(struct seq_file *m, struct trace_array *tr, bool enable);
 void ftrace_mod_loaded(struct module *mod);
 
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
 /* ftrace_pid.c */
 void ftrace_pid_ops_update(struct ftrace_ops *ops);
+
+/* ftrace_fs.c */
+#ifdef CONFIG_DYNAMIC_FTRACE
+void ftrace_dyn_tracefs(struct dentry *d_tracer);
+#else
+static inline void ftrace_dyn_tracefs(struct dentry *d_tracer)
+{
+}
+#endif
 
 /* ftrace_profile.c */
 #ifdef CONFIG_FUNCTION_PROFILER

@@ -345,3 +345,95 @@ void __init ftrace_init(void)
 	ftrace_enabled = 1;
 	apply_boot_filters();
 }
+
+/*
+ * Is a registered ops using @hashes?  Several ops can share one pair of
+ * hashes: fgraph's ops and the profiler's use global_ops' (the top-level
+ * set_ftrace_filter), whether or not global_ops itself is registered.
+ */
+static bool hashes_in_use(struct ftrace_ops_hash *hashes)
+{
+	struct ftrace_ops *op;
+
+	for_each_ftrace_ops(op)
+		if (op->func_hash == hashes)
+			return true;
+	return false;
+}
+
+/**
+ * ftrace_ops_set_hash - publish a new filter or notrace hash for @ops
+ * @ops: the ops (registered or not)
+ * @nt: replace the notrace hash (true) or the filter hash (false)
+ * @hash: the new contents; copied, the caller keeps ownership
+ *
+ * Called with ftrace_lock held.  If @ops, or another ops sharing its
+ * hashes, is registered, the call sites are updated; on failure the old
+ * hash is restored.
+ *
+ * Return: 0, -ENOMEM, or the error of the update.
+ */
+int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
+			struct ftrace_hash *hash)
+{
+	struct ftrace_hash __rcu **slot;
+	struct ftrace_hash *new, *old;
+	int ret = 0;
+
+	lockdep_assert_held(&ftrace_lock);
+	slot = nt ? &ops->func_hash->notrace_hash :
+			 &ops->func_hash->filter_hash;
+	new = ftrace_hash_resized(hash);
+	if (!new)
+		return -ENOMEM;
+	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
+	rcu_assign_pointer(*slot, new);
+	if (hashes_in_use(ops->func_hash)) {
+		ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
+		if (ret) {
+			rcu_assign_pointer(*slot, old);
+			ftrace_run_update(FTRACE_UPDATE_CALLS);
+			old = new;
+		}
+	}
+	ftrace_hash_free_rcu(old);
+	return ret;
+}
+
+static void drop_ops_range(struct ftrace_ops *ops, unsigned long start,
+			   unsigned long end)
+{
+	if (!ops || !ops->func_hash)
+		return;
+	ftrace_hash_drop_range(rcu_dereference_protected(ops->func_hash->filter_hash,
+							 lockdep_is_held(&ftrace_lock)),
+			       start, end);
+	ftrace_hash_drop_range(rcu_dereference_protected(ops->func_hash->notrace_hash,
+							 lockdep_is_held(&ftrace_lock)),
+			       start, end);
+}
+
+/*
+ * Text [start, end) is going away: no ops hash may keep its addresses.
+ * Function probes are the exception: their callbacks free per-function
+ * data by address, so the probe layer moves those entries aside itself
+ * (ftrace_probes_drop_range()).
+ */
+void ftrace_ops_drop_range(unsigned long start, unsigned long end)
+{
+	struct trace_array *tr;
+	struct ftrace_ops *op;
+
+	lockdep_assert_held(&ftrace_lock);
+	ftrace_probes_drop_range(start, end);
+	for_each_ftrace_ops(op)
+		if (!ftrace_ops_is_probe(op))
+			drop_ops_range(op, start, end);
+	lockdep_assert_held(&trace_types_lock);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list)
+		drop_ops_range(tr->ops, start, end);
+	drop_ops_range(&global_ops, start, end);
+	ftrace_hash_drop_range(rcu_dereference_raw(ftrace_graph_hash), start, end);
+	ftrace_hash_drop_range(rcu_dereference_raw(ftrace_graph_notrace_hash),
+			       start, end);
+}

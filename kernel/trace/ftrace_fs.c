@@ -534,14 +534,11 @@ void ftrace_destroy_filter_files(struct ftrace_ops *ops)
 }
 
 /**
- * ftrace_init_tracefs_toplevel - the top-level-only files of the core
- * @tr: the top-level trace array
+ * ftrace_dyn_tracefs - the top-level files of dynamic ftrace
  * @d_tracer: the tracefs root
  */
-void __init ftrace_init_tracefs_toplevel(struct trace_array *tr,
-					 struct dentry *d_tracer)
+void __init ftrace_dyn_tracefs(struct dentry *d_tracer)
 {
-	WARN_ON(!(tr->flags & TRACE_ARRAY_FL_GLOBAL));
 	trace_create_file("available_filter_functions", TRACE_MODE_READ,
 			  d_tracer, NULL, &avail_fops);
 	trace_create_file("enabled_functions", TRACE_MODE_READ, d_tracer,
@@ -553,5 +550,4 @@ void __init ftrace_init_tracefs_toplevel(struct trace_array *tr,
 		trace_create_file("set_graph_notrace", TRACE_MODE_WRITE,
 				  d_tracer, NULL, &graph_notrace_fops);
 	}
-	ftrace_profile_tracefs(d_tracer);
 }

@@ -15,6 +15,12 @@
  *
  * Unregistering unlinks the ops, repatches, then waits until no CPU can
  * still be running code that loaded the ops (see ops_quiesce()).
+ *
+ * Without CONFIG_DYNAMIC_FTRACE every traced function calls the arch's
+ * mcount/fentry handler, which calls ftrace_trace_function whenever it is
+ * not the stub; ops have no hashes and see every function.  The same list
+ * and list function serve; ftrace_run_update() then only switches
+ * ftrace_trace_function (see the end of this file).
  */
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
@@ -36,18 +42,22 @@ struct ftrace_ops ftrace_list_end __read_mostly = {
 struct ftrace_ops __rcu *ftrace_ops_list __read_mostly = &ftrace_list_end;
 struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
 ftrace_func_t ftrace_trace_function __read_mostly = ftrace_stub;
-int ftrace_enabled __read_mostly;
+/* Dynamic ftrace turns this on once the call sites are NOPs (ftrace_init()). */
+int ftrace_enabled __read_mostly = !IS_ENABLED(CONFIG_DYNAMIC_FTRACE);
 bool ftrace_dead;
 
 struct ftrace_ops global_ops = {
 	.func		= ftrace_stub,
+#ifdef CONFIG_DYNAMIC_FTRACE
 	.local_hash.notrace_hash = &ftrace_empty_hash,
 	.local_hash.filter_hash = &ftrace_empty_hash,
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
 	.func_hash	= &global_ops.local_hash,
+#endif
 	.flags		= FTRACE_OPS_FL_INITIALIZED | FTRACE_OPS_FL_PID,
 };
 
+#ifdef CONFIG_DYNAMIC_FTRACE
 static __always_inline struct ftrace_hash *ops_hash(struct ftrace_ops *ops, bool nt)
 {
 	struct ftrace_ops_hash *h = ops->func_hash;
@@ -68,6 +78,13 @@ static __always_inline bool ops_match(struct ftrace_ops *ops, unsigned long ip)
 		return false;
 	return ftrace_hash_empty(skip) || !ftrace_lookup_ip(skip, ip);
 }
+#else
+/* Without dynamic ftrace an ops has no hashes: it wants every function. */
+static __always_inline bool ops_match(struct ftrace_ops *ops, unsigned long ip)
+{
+	return true;
+}
+#endif
 
 /*
  * Should the list function call @op for @ip?  Stubs never; RCU-only ops
@@ -152,6 +169,7 @@ ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
 	return ops->func;
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE
 /**
  * ftrace_ops_wants - do @ops' filter and notrace hashes select @ip?
  * @ops: the ops
@@ -179,6 +197,7 @@ int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs)
 		return 0;
 	return ops_match(ops, ip);
 }
+#endif
 
 /*
  * An ops is active when it is registered and ftrace_enabled (or the ops is
@@ -197,6 +216,7 @@ bool ftrace_ops_active(struct ftrace_ops *ops)
  * @ops: the ops; one that is initialised already is left as it is
  * @hashes: where its filter and notrace hashes live (its own, or shared)
  */
+#ifdef CONFIG_DYNAMIC_FTRACE
 void ftrace_ops_init_hashes(struct ftrace_ops *ops,
 			    struct ftrace_ops_hash *hashes)
 {
@@ -215,6 +235,12 @@ void ftrace_ops_init(struct ftrace_ops *ops)
 {
 	ftrace_ops_init_hashes(ops, &ops->local_hash);
 }
+#else
+void ftrace_ops_init(struct ftrace_ops *ops)
+{
+	ops->flags |= FTRACE_OPS_FL_INITIALIZED;
+}
+#endif
 
 static struct ftrace_ops *list_first(void)
 {
@@ -237,13 +263,14 @@ static struct ftrace_ops *list_next(struct ftrace_ops *op)
  * switches the code over in a safe order.
  */
 static struct ftrace_ops *wanted_op;
+static ftrace_func_t wanted_func = ftrace_stub;
 
 void ftrace_update_func(void)
 {
 	struct ftrace_ops *op, *only = NULL;
 	int n = 0;
 
-	for (op = list_first(); op != &ftrace_list_end; op = list_next(op)) {
+	for_each_ftrace_ops(op) {
 		if (!ftrace_ops_active(op))
 			continue;
 		only = op;
@@ -256,7 +283,7 @@ void ftrace_update_func(void)
 	update_function_graph_func();
 	wanted_op = &ftrace_list_end;
 	if (!n) {
-		ftrace_trace_function = ftrace_stub;
+		wanted_func = ftrace_stub;
 	} else if (n == 1 && ARCH_SUPPORTS_FTRACE_OPS &&
 		   !(only->flags & (FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_DYNAMIC))) {
 		/*
@@ -264,11 +291,14 @@ void ftrace_update_func(void)
 		 * keeps pointing at the last one called so until another is,
 		 * and a task preempted in the arch caller may still pass it.
 		 */
-		ftrace_trace_function = ftrace_ops_get_func(only);
+		wanted_func = ftrace_ops_get_func(only);
 		wanted_op = only;
 	} else {
-		ftrace_trace_function = ftrace_ops_list_func;
+		wanted_func = ftrace_ops_list_func;
 	}
+	/* Dynamic ftrace patches the choice in; see ftrace_run_update(). */
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE))
+		ftrace_trace_function = wanted_func;
 }
 
 /* The ops ftrace_trace_function expects as its third argument. */
@@ -291,18 +321,11 @@ static int check_regs_flags(struct ftrace_ops *ops)
 	return 0;
 }
 
-/**
- * ftrace_startup - add @ops to the list and patch the sites it wants
- * @ops: an initialised ops that is not registered
- * @command: extra FTRACE_* commands (fgraph passes FTRACE_START_FUNC_RET)
- *
- * Called with ftrace_lock held.
- *
- * Return: 0, -ENODEV once ftrace is dead, -EBUSY if @ops is registered
- * already, -EINVAL for flags the arch cannot honour, or the error of the
- * update (the ops is then not registered).
+/*
+ * ops_admit - checks shared by both configurations, then put @ops on the
+ * list, marked enabled.  Called with ftrace_lock held.
  */
-int ftrace_startup(struct ftrace_ops *ops, int command)
+static int ops_admit(struct ftrace_ops *ops)
 {
 	int ret;
 
@@ -315,10 +338,12 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
 		return -EBUSY;
 	ftrace_ops_init(ops);
+#ifdef CONFIG_DYNAMIC_FTRACE
 	/* An ops that moves the IP must say where: an empty filter is "all". */
 	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
 	    ftrace_hash_empty(ops_hash(ops, false)))
 		return -EINVAL;
+#endif
 	ret = check_regs_flags(ops);
 	if (ret)
 		return ret;
@@ -334,7 +359,29 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 		ftrace_pid_ops_update(ops);
 	rcu_assign_pointer(ops->next, list_first());
 	rcu_assign_pointer(ftrace_ops_list, ops);
-	ops->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_ADDING;
+	ops->flags |= FTRACE_OPS_FL_ENABLED;
+	return 0;
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/**
+ * ftrace_startup - add @ops to the list and patch the sites it wants
+ * @ops: an initialised ops that is not registered
+ * @command: extra FTRACE_* commands (fgraph passes FTRACE_START_FUNC_RET)
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, -ENODEV once ftrace is dead, -EBUSY if @ops is registered
+ * already, -EINVAL for flags the arch cannot honour, or the error of the
+ * update (the ops is then not registered).
+ */
+int ftrace_startup(struct ftrace_ops *ops, int command)
+{
+	int ret = ops_admit(ops);
+
+	if (ret)
+		return ret;
+	ops->flags |= FTRACE_OPS_FL_ADDING;
 	if (ftrace_enabled || (ops->flags & FTRACE_OPS_FL_PERMANENT))
 		arch_ftrace_update_trampoline(ops);
 	ret = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
@@ -345,13 +392,14 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	}
 	return 0;
 }
+#endif
 
 static void list_remove(struct ftrace_ops *ops)
 {
 	struct ftrace_ops __rcu **link = &ftrace_ops_list;
 	struct ftrace_ops *op;
 
-	for (op = list_first(); op != &ftrace_list_end; op = list_next(op)) {
+	for_each_ftrace_ops(op) {
 		if (op == ops) {
 			rcu_assign_pointer(*link, list_next(op));
 			return;
@@ -395,14 +443,17 @@ static void ops_detach(struct ftrace_ops *ops)
 
 static void ops_finish(struct ftrace_ops *ops)
 {
+#ifdef CONFIG_DYNAMIC_FTRACE
 	/* After a failed update a site may still call the trampoline. */
 	if ((ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && !ftrace_dead)
 		arch_ftrace_trampoline_free(ops);
+#endif
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
 	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)
 		ops->func = ops->saved_func;
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE
 /**
  * ftrace_shutdown_batch - unregister several ops with one update and one wait
  * @ops: the ops; those not registered are skipped
@@ -463,6 +514,32 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 {
 	return ftrace_shutdown_batch(&ops, 1, command);
 }
+#else
+/*
+ * Without dynamic ftrace, ftrace_startup() and ftrace_shutdown() are macros
+ * of ftrace_internal.h around these two (called with ftrace_lock held).
+ */
+int __register_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret = ops_admit(ops);
+
+	if (!ret)
+		ftrace_run_update(0);
+	return ret;
+}
+
+int __unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
+		return -EBUSY;
+	ops_detach(ops);
+	ftrace_run_update(0);
+	ops_quiesce(ops_needs_tasks_rcu(ops));
+	ops_finish(ops);
+	return 0;
+}
+#endif
 
 /**
  * register_ftrace_function - start calling @ops for the functions it wants
@@ -493,204 +570,6 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 
-/*
- * Is a registered ops using @hashes?  Several ops can share one pair of
- * hashes: fgraph's ops and the profiler's use global_ops' (the top-level
- * set_ftrace_filter), whether or not global_ops itself is registered.
- */
-static bool hashes_in_use(struct ftrace_ops_hash *hashes)
-{
-	struct ftrace_ops *op;
-
-	for (op = list_first(); op != &ftrace_list_end; op = list_next(op))
-		if (op->func_hash == hashes)
-			return true;
-	return false;
-}
-
-/**
- * ftrace_ops_set_hash - publish a new filter or notrace hash for @ops
- * @ops: the ops (registered or not)
- * @nt: replace the notrace hash (true) or the filter hash (false)
- * @hash: the new contents; copied, the caller keeps ownership
- *
- * Called with ftrace_lock held.  If @ops, or another ops sharing its
- * hashes, is registered, the call sites are updated; on failure the old
- * hash is restored.
- *
- * Return: 0, -ENOMEM, or the error of the update.
- */
-int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
-			struct ftrace_hash *hash)
-{
-	struct ftrace_hash __rcu **slot;
-	struct ftrace_hash *new, *old;
-	int ret = 0;
-
-	lockdep_assert_held(&ftrace_lock);
-	slot = nt ? &ops->func_hash->notrace_hash :
-			 &ops->func_hash->filter_hash;
-	new = ftrace_hash_resized(hash);
-	if (!new)
-		return -ENOMEM;
-	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
-	rcu_assign_pointer(*slot, new);
-	if (hashes_in_use(ops->func_hash)) {
-		ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
-		if (ret) {
-			rcu_assign_pointer(*slot, old);
-			ftrace_run_update(FTRACE_UPDATE_CALLS);
-			old = new;
-		}
-	}
-	ftrace_hash_free_rcu(old);
-	return ret;
-}
-
-static void drop_ops_range(struct ftrace_ops *ops, unsigned long start,
-			   unsigned long end)
-{
-	if (!ops || !ops->func_hash)
-		return;
-	ftrace_hash_drop_range(ops_hash(ops, false), start, end);
-	ftrace_hash_drop_range(ops_hash(ops, true), start, end);
-}
-
-/*
- * Text [start, end) is going away: no ops hash may keep its addresses.
- * Function probes are the exception: their callbacks free per-function
- * data by address, so the probe layer moves those entries aside itself
- * (ftrace_probes_drop_range()).
- */
-void ftrace_ops_drop_range(unsigned long start, unsigned long end)
-{
-	struct trace_array *tr;
-	struct ftrace_ops *op;
-
-	lockdep_assert_held(&ftrace_lock);
-	ftrace_probes_drop_range(start, end);
-	for (op = list_first(); op != &ftrace_list_end; op = list_next(op))
-		if (!ftrace_ops_is_probe(op))
-			drop_ops_range(op, start, end);
-	lockdep_assert_held(&trace_types_lock);
-	list_for_each_entry(tr, &ftrace_trace_arrays, list)
-		drop_ops_range(tr->ops, start, end);
-	drop_ops_range(&global_ops, start, end);
-	ftrace_hash_drop_range(rcu_dereference_raw(ftrace_graph_hash), start, end);
-	ftrace_hash_drop_range(rcu_dereference_raw(ftrace_graph_notrace_hash),
-			       start, end);
-}
-
-/**
- * ftrace_ops_trampoline - the ops whose trampoline holds @addr
- * @addr: a text address
- *
- * Return: the ops, or NULL.
- */
-struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
-{
-	struct ftrace_ops *op, *found = NULL;
-
-	preempt_disable_notrace();
-	do_for_each_ftrace_op(op, ftrace_ops_list) {
-		if ((op->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && op->trampoline &&
-		    addr >= op->trampoline &&
-		    addr < op->trampoline + op->trampoline_size) {
-			found = op;
-			break;
-		}
-	} while_for_each_ftrace_op(op);
-	preempt_enable_notrace();
-	return found;
-}
-
-/**
- * is_ftrace_trampoline - is @addr inside a trampoline the core allocated?
- * @addr: a text address
- *
- * Return: true if it is.
- */
-bool is_ftrace_trampoline(unsigned long addr)
-{
-	return !!ftrace_ops_trampoline(addr);
-}
-
-/**
- * ftrace_mod_address_lookup - kallsyms name of an address kallsyms lost
- * @addr: the address: in a trampoline, or in freed module init text
- * @size: receives the trampoline's or function's size
- * @off: receives the offset of @addr in it
- * @modname: receives the (pseudo-)module name
- * @modbuildid: receives NULL
- * @sym: buffer of KSYM_NAME_LEN for the symbol name
- *
- * Return: @sym, or NULL if the core cannot name @addr.
- */
-const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
-				      unsigned long *off, char **modname,
-				      const unsigned char **modbuildid,
-				      char *sym)
-{
-	struct ftrace_ops *op = ftrace_ops_trampoline(addr);
-
-	if (!op) {
-		if (modbuildid)
-			*modbuildid = NULL;
-		return ftrace_init_name_lookup(addr, size, off, modname, sym);
-	}
-	if (size)
-		*size = op->trampoline_size;
-	if (off)
-		*off = addr - op->trampoline;
-	if (modname)
-		*modname = FTRACE_TRAMPOLINE_MOD;
-	if (modbuildid)
-		*modbuildid = NULL;
-	strscpy(sym, FTRACE_TRAMPOLINE_SYM, KSYM_NAME_LEN);
-	return sym;
-}
-
-/**
- * ftrace_mod_get_kallsym - the @symnum-th symbol the core adds to kallsyms
- * @symnum: index over the trampolines, then the kept module init names
- * @value: receives the trampoline address
- * @type: receives 't'
- * @name: KSYM_NAME_LEN buffer for the name
- * @module_name: MODULE_NAME_LEN buffer for the pseudo-module name
- * @exported: receives 0
- *
- * Return: 0, or -ERANGE past the last symbol.
- */
-int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
-			   char *type, char *name, char *module_name,
-			   int *exported)
-{
-	struct ftrace_ops *op;
-	int ret = -ERANGE;
-
-	preempt_disable_notrace();
-	do_for_each_ftrace_op(op, ftrace_ops_list) {
-		if (!(op->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !op->trampoline)
-			continue;
-		if (symnum--)
-			continue;
-		*value = op->trampoline;
-		*type = 't';
-		strscpy(name, FTRACE_TRAMPOLINE_SYM, KSYM_NAME_LEN);
-		strscpy(module_name, FTRACE_TRAMPOLINE_MOD, MODULE_NAME_LEN);
-		*exported = 0;
-		ret = 0;
-		break;
-	} while_for_each_ftrace_op(op);
-	preempt_enable_notrace();
-	if (ret && !ftrace_init_name_symbol(symnum, value, name, module_name)) {
-		*type = 'T';
-		*exported = 1;
-		ret = 0;
-	}
-	return ret;
-}
-
 /* Trace arrays: each has an ops; the top-level one uses global_ops. */
 
 /**
@@ -702,17 +581,6 @@ void __init ftrace_init_global_array_ops(struct trace_array *tr)
 	tr->ops = &global_ops;
 	tr->ops->private = tr;
 	ftrace_init_trace_array(tr);
-}
-
-/**
- * ftrace_init_trace_array - initialise the core's lists in a trace array
- * @tr: the trace array
- */
-void ftrace_init_trace_array(struct trace_array *tr)
-{
-	INIT_LIST_HEAD(&tr->func_probes);
-	INIT_LIST_HEAD(&tr->mod_trace);
-	INIT_LIST_HEAD(&tr->mod_notrace);
 }
 
 /**
@@ -768,7 +636,7 @@ static bool permanent_ops_registered(void)
 {
 	struct ftrace_ops *op;
 
-	for (op = list_first(); op != &ftrace_list_end; op = list_next(op))
+	for_each_ftrace_ops(op)
 		if (op->flags & FTRACE_OPS_FL_PERMANENT)
 			return true;
 	return false;
@@ -817,3 +685,38 @@ static int __init ftrace_ops_late_init(void)
 	return register_sysctl("kernel", ftrace_sysctls) ? 0 : -ENOMEM;
 }
 late_initcall(ftrace_ops_late_init);
+
+#ifndef CONFIG_DYNAMIC_FTRACE
+/**
+ * ftrace_run_update - point the arch handler at what the ops list needs
+ * @command: FTRACE_* commands; without dynamic ftrace there is no code to
+ *	     patch, so they are ignored
+ *
+ * Called with ftrace_lock held.  The handler reads ftrace_trace_function
+ * (and, where the arch passes ops, function_trace_op) on every call, so
+ * the new choice is live as soon as it is stored.  The two are separate
+ * loads: when the ops changes while a lone ops is called directly, every
+ * CPU first moves to the list function, which ignores its ops argument.
+ *
+ * Return: 0, or -ENODEV once ftrace is dead.
+ */
+int ftrace_run_update(int command)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (ftrace_dead)
+		return -ENODEV;
+	ftrace_update_func();
+	if (wanted_op != function_trace_op) {
+		if (ftrace_trace_function != ftrace_stub &&
+		    ftrace_trace_function != ftrace_ops_list_func) {
+			WRITE_ONCE(ftrace_trace_function, ftrace_ops_list_func);
+			synchronize_rcu_tasks_rude();
+		}
+		function_trace_op = wanted_op;
+		/* Pairs with the handler's load of function_trace_op. */
+		smp_wmb();
+	}
+	WRITE_ONCE(ftrace_trace_function, wanted_func);
+	return 0;
+}
+#endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PID filters: set_ftrace_pid and set_ftrace_notrace_pid.
+ * PID filters: set_ftrace_pid and set_ftrace_notrace_pid.  Also the
+ * top-level tracefs files of the core, with or without dynamic ftrace.
  *
  * Each trace array has two pid lists.  A sched_switch probe works out,
  * per CPU, whether the task switched in is traced and stores the answer in
@@ -58,8 +59,10 @@ static void update_pid_ops(void)
 		    !(op->flags & FTRACE_OPS_FL_ENABLED))
 			continue;
 		ftrace_pid_ops_update(op);
+#ifdef CONFIG_DYNAMIC_FTRACE
 		if (op->trampoline && (op->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
 			arch_ftrace_update_trampoline(op);
+#endif
 	} while_for_each_ftrace_op(op);
 	ftrace_run_update(0);
 }
@@ -283,4 +286,17 @@ void ftrace_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 	for (no = 0; no < ARRAY_SIZE(names); no++)
 		trace_create_file(names[no], TRACE_MODE_WRITE, d_tracer,
 				  (void *)((unsigned long)tr | no), &pid_fops);
+}
+
+/**
+ * ftrace_init_tracefs_toplevel - the top-level-only files of the core
+ * @tr: the top-level trace array
+ * @d_tracer: the tracefs root
+ */
+void __init ftrace_init_tracefs_toplevel(struct trace_array *tr,
+					 struct dentry *d_tracer)
+{
+	WARN_ON(!(tr->flags & TRACE_ARRAY_FL_GLOBAL));
+	ftrace_dyn_tracefs(d_tracer);
+	ftrace_profile_tracefs(d_tracer);
 }

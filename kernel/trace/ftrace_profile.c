@@ -114,6 +114,7 @@ static void prof_hit(unsigned long ip)
 	local_irq_restore(flags);
 }
 
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
 static void prof_add_time(unsigned long ip, unsigned long long t_ns)
 {
 	struct prof_table *t;
@@ -133,7 +134,6 @@ static void prof_add_time(unsigned long ip, unsigned long long t_ns)
 	local_irq_restore(flags);
 }
 
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
 static int prof_entry_cb(struct ftrace_graph_ent *trace)
 {
 	struct ftrace_ret_stack *rs;
@@ -256,11 +256,22 @@ static int prof_tables_reset_to(unsigned int size)
 	return 0;
 }
 
+/* How many functions the profiler may see. */
+static unsigned long prof_functions(void)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE
+	return ftrace_nr_records();
+#else
+	/* Any function may call mcount: size for a kernel's worth of them. */
+	return 20000;
+#endif
+}
+
 static int prof_start(void)
 {
 	int ret;
 
-	ret = prof_tables_reset_to(roundup_pow_of_two(ftrace_nr_records() * 3 / 2 + 16));
+	ret = prof_tables_reset_to(roundup_pow_of_two(prof_functions() * 3 / 2 + 16));
 
 	if (ret)
 		return ret;
@@ -394,6 +405,7 @@ static int stat_headers(struct seq_file *m)
 	return 0;
 }
 
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /* Sample variance in us^2: (n * sum(x^2) - sum(x)^2) / (n * (n - 1)). */
 static unsigned long long variance(const struct prof_entry *e)
 {
@@ -406,12 +418,40 @@ static unsigned long long variance(const struct prof_entry *e)
 			 denom);
 }
 
+/* The time columns: total, average and variance, as the graph tracer prints them. */
+static int prof_show_times(struct seq_file *m, struct prof_entry *e,
+			   unsigned long long avg)
+{
+	struct trace_seq *s = kmalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return -ENOMEM;
+	seq_puts(m, "    ");
+	trace_seq_init(s);
+	trace_print_graph_duration(e->time, s);
+	trace_seq_puts(s, "    ");
+	trace_print_graph_duration(avg, s);
+	trace_seq_puts(s, "    ");
+	trace_print_graph_duration(variance(e), s);
+	trace_print_seq(m, s);
+	kfree(s);
+	return 0;
+}
+#else
+/* Without the graph tracer only calls are counted. */
+static int prof_show_times(struct seq_file *m, struct prof_entry *e,
+			   unsigned long long avg)
+{
+	return 0;
+}
+#endif
+
 static int stat_show(struct seq_file *m, void *v)
 {
 	struct prof_entry *e = v;
 	char name[KSYM_SYMBOL_LEN];
 	unsigned long long avg;
-	struct trace_seq *s;
+	int ret;
 
 	if (!e->counter)
 		return 0;
@@ -421,20 +461,9 @@ static int stat_show(struct seq_file *m, void *v)
 		return 0;
 	kallsyms_lookup(e->ip, NULL, NULL, NULL, name);
 	seq_printf(m, "  %-30.30s  %10lu", name, e->counter);
-	if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER)) {
-		s = kmalloc(sizeof(*s), GFP_KERNEL);
-		if (!s)
-			return -ENOMEM;
-		seq_puts(m, "    ");
-		trace_seq_init(s);
-		trace_print_graph_duration(e->time, s);
-		trace_seq_puts(s, "    ");
-		trace_print_graph_duration(avg, s);
-		trace_seq_puts(s, "    ");
-		trace_print_graph_duration(variance(e), s);
-		trace_print_seq(m, s);
-		kfree(s);
-	}
+	ret = prof_show_times(m, e, avg);
+	if (ret)
+		return ret;
 	seq_putc(m, '\n');
 	return 0;
 }
