@@ -295,12 +295,12 @@ def bootcheck(args):
         t.add('passed', 'kernel log clean (no oops/BUG/WARNING/panic)')
     checks = [m for m in map(CHECK_LINE.match, lines) if m]
     if not checks:
-        t.add('failed', 'boot parameter checks', 'no CHECK| lines in the console log')
+        t.add('failed', f'{args.what} checks', 'no CHECK| lines in the console log')
     for m in checks:
         if m.group(1) == 'PASS':
-            t.add('passed', f'boot parameters: {m.group(2)}')
+            t.add('passed', f'{args.what}: {m.group(2)}')
         else:
-            t.add('failed', f'boot parameters: {m.group(2)}', m.group(3) or '')
+            t.add('failed', f'{args.what}: {m.group(2)}', m.group(3) or '')
     t.save(args.results)
     return 0 if t.counts['failed'] == 0 else 1
 
@@ -462,6 +462,8 @@ def main():
     b = sub.add_parser('bootcheck')
     b.add_argument('--name', required=True)
     b.add_argument('--log', required=True)
+    b.add_argument('--what', default='boot parameters',
+                   help='what the CHECK| lines check, for the result names')
     b.add_argument('--results', default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
     e = sub.add_parser('expect')

@@ -2,12 +2,15 @@
 # check.sh [full]: everything `make check` runs, in order, never stopping at
 # the first failure; the last line is "N passed, N failed, N skipped".
 #
-#   1. host tests (harness/tests, scripts/ tests when present)
+#   1. host tests (harness/tests, scripts/ tests when present), and the
+#      names of 6.1's ftrace.c that the tree uses (harness/symbols.py)
 #   2. per arch in ARCHES: build FLAVOR (default ours), boot it with KUnit on,
 #      run ftracetest (the CI subset of ftt-subset.ARCH, or all with "full";
 #      the project's cases in test.d/ftrace-core always), judge the console
 #      log against expectations/ARCH.txt; then boot it once more with ftrace
 #      boot parameters (harness=bootcheck) and judge its CHECK| lines.
+#   3. x86_64 without DYNAMIC_FTRACE (VARIANT=nodyn): build, boot once,
+#      judge the CHECK| lines of harness/guest/nodyncheck.sh.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 full=${1:-}
@@ -39,6 +42,9 @@ host_suite() {
 }
 
 host_suite harness-check python3 -m unittest discover -s "$top/harness/tests" -v
+# Every name of 6.1's ftrace.c that the rest of the tree uses is ours too.
+"$top/harness/kernel.sh" unpack > "$build/logs/unpack.log" 2>&1 || tail "$build/logs/unpack.log"
+host_suite ftrace-symbols python3 "$top/harness/symbols.py" "$base" "$top"
 for t in "$top"/scripts/tests/run.sh; do
 	[ -x "$t" ] && host_suite recordmcount "$t"
 done
@@ -97,4 +103,26 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 	python3 "$top/harness/check.py" bootcheck --name "$name-bootcheck" \
 		--log "$build/logs/check-$name-bootcheck.log" --results "$results"
 done
+# The function tracer without dynamic ftrace (x86_64, VARIANT=nodyn): one
+# build and one short boot (harness/guest/nodyncheck.sh).
+if [[ " ${ARCHES:-x86_64 arm64} " == *" x86_64 "* ]]; then
+	name="x86_64-$flavor-nodyn"
+	echo "== $name: kernel without DYNAMIC_FTRACE, and one boot"
+	if VARIANT=nodyn "$top/harness/kernel.sh" x86_64 "$flavor" > "$build/logs/kernel-$name.log" 2>&1 &&
+	   VARIANT=nodyn "$top/harness/initramfs.sh" x86_64 "$flavor" > /dev/null; then
+		grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
+		rm -f "$build/logs/$name-nodyncheck.log"
+		VARIANT=nodyn KUNIT=0 TIMEOUT=${BOOTCHECK_TIMEOUT:-600} \
+			"$top/harness/qemu.sh" x86_64 "$flavor" nodyncheck 2>&1 |
+			grep --line-buffered -aE '^(CHECK\||HARNESS:|qemu:)' | sed -u 's/^/   | /'
+		cp "$build/logs/$name-nodyncheck.log" "$build/logs/check-$name.log" ||
+			: > "$build/logs/check-$name.log"
+		python3 "$top/harness/check.py" bootcheck --name "$name" --what "no dynamic ftrace" \
+			--log "$build/logs/check-$name.log" --results "$results"
+	else
+		tail -n 30 "$build/logs/kernel-$name.log"
+		echo "FAIL $name: kernel build (log: build/logs/kernel-$name.log)"
+		printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"
+	fi
+fi
 python3 "$top/harness/check.py" total "$results"

@@ -16,7 +16,7 @@ if [ "$flavor" != upstream ]; then src="$build/src/$flavor"; else src="$base"; f
 out=$(kdir "$arch" "$flavor")
 [ -d "$out/modroot" ] || die "no kernel built for $arch-$flavor (run harness/kernel.sh)"
 
-root="$build/initramfs/$arch-$flavor.root"
+root="$build/initramfs/$(kname "$arch" "$flavor").root"
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,root,lib,harness,usr/bin,usr/sbin}
 install -m 755 "$build/setup/busybox-$deb" "$root/bin/busybox"
@@ -42,12 +42,14 @@ cp -a "$src/tools/testing/selftests/ftrace" "$root/ftrace"
 mkdir -p "$root/ftrace/test.d/ftrace-core"
 install -m 644 "$top"/harness/ftt/*.tc "$root/ftrace/test.d/ftrace-core/"
 install -m 755 "$top/harness/guest/bootcheck.sh" "$root/harness/bootcheck.sh"
+install -m 755 "$top/harness/guest/nodyncheck.sh" "$root/harness/nodyncheck.sh"
 [ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$root/lib/"
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --quiet -o -0 -H newc -R 0:0 > "$root.cpio.tmp")
-mv "$root.cpio.tmp" "$build/initramfs/$arch-$flavor.cpio"
+cpio="$build/initramfs/$(kname "$arch" "$flavor").cpio"
+mv "$root.cpio.tmp" "$cpio"
 rm -rf "$root"
-echo "initramfs: $build/initramfs/$arch-$flavor.cpio ($(du -k "$build/initramfs/$arch-$flavor.cpio" | cut -f1) KiB)"
+echo "initramfs: $cpio ($(du -k "$cpio" | cut -f1) KiB)"

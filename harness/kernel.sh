@@ -80,25 +80,30 @@ configure() {
 	frags="$frags $top/configs/kunit.config $top/configs/$arch.config"
 	# Options only the flavor's own code has (its KUnit suites).
 	if [ -f "$top/configs/$flavor.config" ]; then frags="$frags $top/configs/$flavor.config"; fi
+	# A build variant's fragment comes last and overrides the others.
+	if [ -n "${VARIANT:-}" ]; then
+		[ -f "$top/configs/variant-$VARIANT.config" ] || die "no configs/variant-$VARIANT.config"
+		frags="$frags $top/configs/variant-$VARIANT.config"
+	fi
 	key=$(cat $frags | sha256sum | cut -d' ' -f1)
 	[ "$(cat "$out/.config-key" 2>/dev/null)" = "$key" ] && return
-	echo "kernel: configuring $arch-$flavor"
+	echo "kernel: configuring $(kname "$arch" "$flavor")"
 	kmake -s tinyconfig >/dev/null
 	KCONFIG_CONFIG="$out/.config" "$src/scripts/kconfig/merge_config.sh" \
 		-m -O "$out" "$out/.config" $frags > "$out/merge_config.log" 2>&1
 	kmake -s olddefconfig >/dev/null 2>&1
-	# Every option a fragment asks for must have survived olddefconfig.
+	# Every option the fragments ask for (the last fragment to name it
+	# wins) must have survived olddefconfig.
 	local bad=0 line opt want got
 	while read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 		opt=${line%%=*}; want=${line#*=}
 		got=$(grep -E "^$opt=|^# $opt is not set" "$out/.config" | head -n1 || true)
 		case "$want" in
 		n) [ -z "$got" ] || [ "${got#\# }" != "$got" ] || { echo "  $opt: wanted n, got $got"; bad=1; } ;;
 		*) [ "$got" = "$opt=$want" ] || { echo "  $opt: wanted $want, got ${got:-unset}"; bad=1; } ;;
 		esac
-	done < <(cat $frags)
-	[ $bad = 0 ] || die "config fragments not satisfied for $arch-$flavor"
+	done < <(cat $frags | grep -E '^CONFIG_[A-Za-z0-9_]+=' | tac | awk -F= '!seen[$1]++' | tac)
+	[ $bad = 0 ] || die "config fragments not satisfied for $(kname "$arch" "$flavor")"
 	echo "$key" > "$out/.config-key"
 }
 
@@ -123,4 +128,4 @@ start=$(date +%s)
 kmake -s -j"${JOBS:-3}" "$(basename "$image")" modules
 rm -rf "$out/modroot"
 kmake -s INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install
-echo "kernel: built $arch-$flavor in $(( $(date +%s) - start )) s: $out/$image"
+echo "kernel: built $(kname "$arch" "$flavor") in $(( $(date +%s) - start )) s: $out/$image"

@@ -25,5 +25,10 @@ check_flavor() {
 	esac
 }
 
+# kname ARCH FLAVOR: the name of one kernel build, "ARCH-FLAVOR", with
+# "-VARIANT" appended when VARIANT is set (configs/variant-VARIANT.config is
+# then the last config fragment: e.g. VARIANT=nodyn, DYNAMIC_FTRACE=n).
+kname() { echo "$1-$2${VARIANT:+-$VARIANT}"; }
+
 # kdir ARCH FLAVOR: the out-of-tree build directory of one kernel.
-kdir() { echo "$build/kernel/$1-$2"; }
+kdir() { echo "$build/kernel/$(kname "$1" "$2")"; }

@@ -14,7 +14,7 @@ arch=${1:?ARCH}; flavor=${2:?FLAVOR}; mode=${3:?MODE}; ftt=${4:-}
 check_arch "$arch"; check_flavor "$flavor"
 
 out=$(kdir "$arch" "$flavor")
-initrd="$build/initramfs/$arch-$flavor.cpio"
+initrd="$build/initramfs/$(kname "$arch" "$flavor").cpio"
 [ -f "$out/$image" ] || die "no kernel at $out/$image"
 [ -f "$initrd" ] || die "no initramfs at $initrd"
 
@@ -43,8 +43,8 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}"
 fi
 mkdir -p "$build/logs"
-log="$build/logs/$arch-$flavor-$mode.log"
-echo "qemu: $arch-$flavor $mode, console log in $log" >&2
+log="$build/logs/$(kname "$arch" "$flavor")-$mode.log"
+echo "qemu: $(kname "$arch" "$flavor") $mode, console log in $log" >&2
 set +e
 timeout --foreground -k 10 "${TIMEOUT:-300}" "${qemu[@]}" < /dev/null 2>&1 |
 	stdbuf -oL tr -d '\r' | tee "$log"

@@ -1,0 +1,81 @@
+#!/bin/sh
+# The function tracer of a kernel without dynamic ftrace (VARIANT=nodyn),
+# checked after boot (guest mode harness=nodyncheck).  Every traced function
+# calls the arch's handler, which calls ftrace_trace_function: these checks
+# show that the ops list behind it is switched on and off, honours the PID
+# filter, ftrace_enabled and the profiler, and that the files of dynamic
+# ftrace are absent, as they are upstream.
+# One line per check: "CHECK| PASS name" or "CHECK| FAIL name: why".
+T=/sys/kernel/tracing
+
+pass() { echo "CHECK| PASS $1"; }
+failed() { echo "CHECK| FAIL $1: $2"; }
+# expect NAME COND WHY: one check from a shell condition.
+expect() { if eval "$2"; then pass "$1"; else failed "$1" "$3"; fi; }
+
+# Some kernel work to trace: open and read a proc file a few times.
+work() { for i in 1 2 3 4 5 6 7 8 9 10; do read -r x < /proc/version; done; }
+# Function entries in the trace buffer (lines with "<-").
+entries() { grep -c -e '<-' $T/trace; }
+
+level=$(cut -f1 /proc/sys/kernel/printk)
+echo 1 > /proc/sys/kernel/printk
+
+expect tracer_listed "grep -qw function $T/available_tracers" \
+	"'function' not in available_tracers: $(cat $T/available_tracers)"
+for f in available_filter_functions enabled_functions set_ftrace_filter; do
+	expect "no_$f" "[ ! -e $T/$f ]" "$f exists without dynamic ftrace"
+done
+expect no_ops_at_boot "[ \"\$(cat $T/current_tracer)\" = nop ]" \
+	"current_tracer is $(cat $T/current_tracer)"
+
+echo function > $T/current_tracer
+echo > $T/trace
+work
+n=$(entries)
+expect function_traces "[ $n -gt 20 ]" "$n function entries after reading /proc/version"
+expect traces_vfs_read "grep -q ' vfs_read <-' $T/trace" "no vfs_read entry"
+
+# PID filter: only the background reader is traced.
+(while :; do read -r x < /proc/version; done) &
+bg=$!
+echo $bg > $T/set_ftrace_pid
+echo > $T/trace
+sleep 1
+others=$(grep -e '<-' $T/trace | grep -v -e "-$bg " -c)
+mine=$(grep -e '<-' $T/trace | grep -e "-$bg " -c)
+expect pid_filter_traces "[ $mine -gt 20 ]" "$mine entries of pid $bg"
+expect pid_filter_only "[ $others = 0 ]" "$others entries of other tasks: $(grep -e '<-' $T/trace | grep -v -e "-$bg " | head -n 2)"
+echo > $T/set_ftrace_pid
+kill $bg; wait $bg 2>/dev/null
+
+# ftrace_enabled=0 stops the calls, 1 brings them back.
+echo 0 > /proc/sys/kernel/ftrace_enabled
+echo > $T/trace
+work
+n=$(entries)
+expect ftrace_enabled_off "[ $n = 0 ]" "$n entries with ftrace_enabled=0"
+echo 1 > /proc/sys/kernel/ftrace_enabled
+echo > $T/trace
+work
+n=$(entries)
+expect ftrace_enabled_on "[ $n -gt 20 ]" "$n entries after ftrace_enabled=1"
+
+echo nop > $T/current_tracer
+echo > $T/trace
+work
+n=$(entries)
+expect tracer_off "[ $n = 0 ]" "$n entries after current_tracer=nop"
+
+# The function profiler counts calls through the same list.
+if [ -e $T/function_profile_enabled ]; then
+	echo 1 > $T/function_profile_enabled
+	work
+	echo 0 > $T/function_profile_enabled
+	hits=$(cat $T/trace_stat/function* | awk '$1 == "vfs_read" { n += $2 } END { print n + 0 }')
+	expect profiler_counts "[ $hits -ge 10 ]" "vfs_read counted $hits times"
+else
+	failed profiler_counts "no function_profile_enabled"
+fi
+
+echo "$level" > /proc/sys/kernel/printk
