@@ -36,8 +36,9 @@ KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'typeof',
             '__attribute__', 'defined', 'do', 'else', 'case'}
 
 
-def strip_comments(text):
-    """Blank out comments and string/char literals, keeping line breaks."""
+def strip_comments(text, asm=False):
+    """Blank out comments and string/char literals, keeping line breaks.
+    In assembly a quote is not a literal ("don't" in a comment)."""
     out = []
     i, n = 0, len(text)
     while i < n:
@@ -52,7 +53,7 @@ def strip_comments(text):
             j = n if j < 0 else j
             out.append(' ' * (j - i))
             i = j
-        elif c in '"\'':
+        elif c in '"\'' and not asm:
             j = i + 1
             while j < n and text[j] != c:
                 j += 2 if text[j] == '\\' else 1
@@ -168,7 +169,7 @@ def uses_in_file(text, names, is_asm, defines=None):
     defines).  Names it defines (globally) are added to DEFINES."""
     found = set()
     if is_asm:
-        code = strip_comments(text)
+        code = strip_comments(text, asm=True)
         for name in names:
             for m in re.finditer(r'\b%s\b' % re.escape(name), code):
                 after = code[m.end():m.end() + 2]
@@ -224,8 +225,10 @@ def scan_tree(base, names, skip):
 
 def our_definitions(top, base):
     """Global definitions of our core, plus inlines and macros of the
-    headers as our series leaves them (the pristine header, patched)."""
-    defs, calls = {}, set()
+    headers we ship.  (The pristine headers' stubs for other configs do
+    not count: they are not ours.)  Also which names our core calls, and
+    which of its definitions are __weak."""
+    defs, calls, weak = {}, set(), set()
     tdir = os.path.join(top, 'kernel/trace')
     for f in sorted(os.listdir(tdir)):
         if not (f.startswith('ftrace_') and f.endswith('.c')) or 'kunit' in f:
@@ -236,18 +239,18 @@ def our_definitions(top, base):
             for name, local, kind in defined_names(piece):
                 if not local:
                     defs.setdefault(name, 'kernel/trace/' + f)
+                    if '__weak' in piece[1]:
+                        weak.add(name)
     for hdr in ('include/linux/ftrace.h', 'kernel/trace/ftrace_internal.h',
                 'kernel/trace/trace.h', 'kernel/trace/ftrace_core.h'):
         path = os.path.join(top, hdr)
-        if not os.path.exists(path):
-            path = os.path.join(base, hdr)
         if not os.path.exists(path):
             continue
         for piece in top_level(open(path).read()):
             for name, local, kind in defined_names(piece):
                 if kind in ('inline', 'macro'):
                     defs.setdefault(name, hdr + ' (%s)' % kind)
-    return defs, calls
+    return defs, calls, weak
 
 
 def main():
@@ -258,7 +261,7 @@ def main():
     names, exports, weak = upstream_interface(old)
     names = set(names) | exports
     users, overriders = scan_tree(base, names, {'kernel/trace/ftrace.c'})
-    defs, calls = our_definitions(top, base)
+    defs, calls, ours_weak = our_definitions(top, base)
     passed = failed = skipped = 0
     for name in sorted(names):
         where = sorted(users[name])
@@ -275,13 +278,14 @@ def main():
         if name in weak and overriders[name]:
             # An arch's override only works if the core still calls the hook.
             arches = ' '.join(sorted(overriders[name])[:3])
-            if name in defs and name in calls:
+            if name in defs and name in calls and name in ours_weak:
                 print('ok   %s: __weak hook overridden by %s; ours calls it, default in %s'
                       % (name, arches, defs[name]))
                 passed += 1
             else:
-                print('FAIL %s: __weak hook overridden by %s; ours %s' %
-                      (name, arches, 'never calls it' if name in defs else 'does not define it'))
+                why = 'does not define it' if name not in defs else \
+                    'never calls it' if name not in calls else 'defines it without __weak'
+                print('FAIL %s: __weak hook overridden by %s; ours %s' % (name, arches, why))
                 failed += 1
             continue
         if where:

@@ -28,6 +28,10 @@ for f in available_filter_functions enabled_functions set_ftrace_filter; do
 done
 expect no_ops_at_boot "[ \"\$(cat $T/current_tracer)\" = nop ]" \
 	"current_tracer is $(cat $T/current_tracer)"
+echo > $T/trace
+work
+n=$(entries)
+expect nothing_traced_at_boot "[ $n = 0 ]" "$n entries with current_tracer=nop"
 
 echo function > $T/current_tracer
 echo > $T/trace
@@ -47,7 +51,38 @@ mine=$(grep -e '<-' $T/trace | grep -e "-$bg " -c)
 expect pid_filter_traces "[ $mine -gt 20 ]" "$mine entries of pid $bg"
 expect pid_filter_only "[ $others = 0 ]" "$others entries of other tasks: $(grep -e '<-' $T/trace | grep -v -e "-$bg " | head -n 2)"
 echo > $T/set_ftrace_pid
+# set_ftrace_notrace_pid: the same reader is left out, others are not.
+echo $bg > $T/set_ftrace_notrace_pid
+echo > $T/trace
+sleep 1
+mine=$(grep -e '<-' $T/trace | grep -e "-$bg " -c)
+others=$(grep -e '<-' $T/trace | grep -v -e "-$bg " -c)
+expect notrace_pid_skips "[ $mine = 0 ]" "$mine entries of pid $bg"
+expect notrace_pid_others "[ $others -gt 20 ]" "$others entries of other tasks"
+echo > $T/set_ftrace_notrace_pid
 kill $bg; wait $bg 2>/dev/null
+
+# Three ops at once (the list function calls each): the top-level tracer,
+# an instance's tracer (an allocated ops) and the profiler.
+if mkdir $T/instances/nodyn; then
+	I=$T/instances/nodyn
+	echo function > $I/current_tracer
+	echo 1 > $T/function_profile_enabled
+	echo > $T/trace; echo > $I/trace
+	work
+	n=$(entries); ni=$(grep -c -e '<-' $I/trace)
+	expect three_ops_top "[ $n -gt 20 ]" "$n top-level entries"
+	expect three_ops_instance "[ $ni -gt 20 ]" "$ni instance entries"
+	echo 0 > $T/function_profile_enabled
+	echo nop > $I/current_tracer
+	echo > $I/trace
+	work
+	ni=$(grep -c -e '<-' $I/trace)
+	expect instance_off "[ $ni = 0 ]" "$ni instance entries after nop"
+	expect instance_rmdir "rmdir $I" "rmdir failed"
+else
+	failed three_ops_top "mkdir instances/nodyn failed"
+fi
 
 # ftrace_enabled=0 stops the calls, 1 brings them back.
 echo 0 > /proc/sys/kernel/ftrace_enabled

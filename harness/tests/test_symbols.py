@@ -84,6 +84,10 @@ class Parse(unittest.TestCase):
         self.assertEqual(symbols.uses_in_file(HEADER, {'some_ops', 'only_declared'}, False),
                          {'some_ops'})
 
+    def test_quote_in_assembly_comment(self):
+        asm = "# don't\n\tlgrl %r4,used_var\n"
+        self.assertEqual(symbols.uses_in_file(asm, {'used_var'}, True), {'used_var'})
+
     def test_override_is_a_definition_not_a_use(self):
         defines = set()
         used = symbols.uses_in_file(ARCH, {'hook_fn', 'unused_hook'}, False, defines)
@@ -92,13 +96,13 @@ class Parse(unittest.TestCase):
 
 
 class Tree(unittest.TestCase):
-    def run_tree(self, ours):
+    def run_tree(self, ours, header=HEADER):
         with tempfile.TemporaryDirectory() as d:
             base, top = os.path.join(d, 'base'), os.path.join(d, 'top')
             write(os.path.join(base, 'kernel/trace/ftrace.c'), OLD)
             write(os.path.join(base, 'kernel/user.c'), USER)
             write(os.path.join(base, 'arch/x/ftrace.c'), ARCH)
-            write(os.path.join(base, 'include/linux/ftrace.h'), HEADER)
+            write(os.path.join(base, 'include/linux/ftrace.h'), header)
             write(os.path.join(top, 'kernel/trace/ftrace_core.c'), ours)
             p = subprocess.run([sys.executable, SYMBOLS, base, top],
                                stdout=subprocess.PIPE, text=True, check=False)
@@ -118,6 +122,24 @@ class Tree(unittest.TestCase):
             'int match(char *s) { return !!hook_fn(s); }\n'
         rc, out = self.run_tree(ours)
         self.assertEqual(rc, 0, out)
+
+
+    def test_pristine_header_stub_is_not_ours(self):
+        # A stub for another config in the pristine header defines nothing.
+        header = HEADER + 'static inline int used_fn(int a) { return 0; }\n'
+        ours = OURS.replace('int used_fn(int a) { return a; }\n', '') + \
+            'char * __weak hook_fn(char *s) { return s; }\n' + \
+            'int match(char *s) { return !!hook_fn(s); }\n'
+        rc, out = self.run_tree(ours, header)
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL used_fn:', out)
+
+    def test_hook_default_must_stay_weak(self):
+        ours = OURS + 'char *hook_fn(char *s) { return s; }\n' + \
+            'int match(char *s) { return !!hook_fn(s); }\n'
+        rc, out = self.run_tree(ours)
+        self.assertEqual(rc, 1)
+        self.assertIn('defines it without __weak', out)
 
 
 if __name__ == '__main__':

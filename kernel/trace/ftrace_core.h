@@ -203,6 +203,13 @@ void ftrace_convert_block(struct ftrace_block *b);
 void ftrace_slots_gc(void);
 unsigned long ftrace_site_target(unsigned long ip);
 
+/*
+ * The set_graph_function hashes (ftrace_fs.c).  trace.h declares them only
+ * with the graph tracer; the core keeps them (empty) without it too.
+ */
+extern struct ftrace_hash __rcu *ftrace_graph_hash;
+extern struct ftrace_hash __rcu *ftrace_graph_notrace_hash;
+
 /* ftrace_filter.c */
 int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 			struct ftrace_hash *hash);
@@ -216,6 +223,7 @@ struct ftrace_glob {
 };
 
 int ftrace_glob_parse(char *str, int len, struct ftrace_glob *g, bool *neg);
+char *arch_ftrace_match_adjust(char *str, const char *search);
 bool ftrace_glob_match(const char *name, const struct ftrace_glob *g);
 int ftrace_match_to_hash(struct ftrace_hash *hash, const char *func,
 			 const char *mod, bool remove);

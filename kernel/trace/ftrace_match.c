@@ -144,7 +144,7 @@ static void match_modules(struct match *m)
 	struct ftrace_rec *r;
 
 	for_each_ftrace_block(b) {
-		if (!b->mod || !mod_selected(m, b->mod->name))
+		if (!b->mod || !mod_selected(m, module_name(b->mod)))
 			continue;
 		for (r = b->recs; r < b->recs + b->count; r++) {
 			/* Not listed in available_filter_functions yet. */
@@ -221,20 +221,10 @@ static int walk_cb(void *data, const char *name, struct module *mod,
 	return 0;
 }
 
-static void match_vmlinux(struct match *m)
+static void match_vmlinux_walk(struct match *m)
 {
 	struct walk *w;
 
-	/*
-	 * An exact name is looked up directly.  Only when that finds nothing
-	 * is the full walk needed: the symbol may be spelled otherwise
-	 * (arch_ftrace_match_adjust()), or not be a traceable function.
-	 */
-	if (m->func.type == MATCH_FULL) {
-		kallsyms_on_each_match_symbol(exact_cb, m->func.search, m);
-		if (m->found || m->err)
-			return;
-	}
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w) {
 		m->err = -ENOMEM;
@@ -245,6 +235,14 @@ static void match_vmlinux(struct match *m)
 	kallsyms_on_each_symbol(walk_cb, w);
 	walk_flush(w, ULONG_MAX);
 	kfree(w);
+}
+
+static void match_vmlinux(struct match *m)
+{
+	if (m->func.type == MATCH_FULL)
+		kallsyms_on_each_match_symbol(exact_cb, m->func.search, m);
+	else
+		match_vmlinux_walk(m);
 }
 
 static void match_index(struct match *m)
@@ -321,6 +319,14 @@ int ftrace_match_to_hash(struct ftrace_hash *hash, const char *func,
 		if (mod_selected(&m, NULL))
 			match_vmlinux(&m);
 		match_modules(&m);
+		/*
+		 * An exact name found nowhere may still be a vmlinux function
+		 * whose symbol is spelled otherwise (arch_ftrace_match_adjust()):
+		 * only then is the walk needed.
+		 */
+		if (m.func.type == MATCH_FULL && m.func.len && !m.found &&
+		    !m.err && mod_selected(&m, NULL))
+			match_vmlinux_walk(&m);
 	}
 out:
 	kfree(fw);
@@ -342,7 +348,7 @@ bool ftrace_module_known(const char *name)
 
 	lockdep_assert_held(&ftrace_lock);
 	for_each_ftrace_block(b)
-		if (b->mod && b->count && !strcmp(b->mod->name, name) &&
+		if (b->mod && b->count && !strcmp(module_name(b->mod), name) &&
 		    !(b->recs[0].flags & FTRACE_FL_DISABLED))
 			return true;
 	return false;

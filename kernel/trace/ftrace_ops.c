@@ -695,8 +695,10 @@ late_initcall(ftrace_ops_late_init);
  * Called with ftrace_lock held.  The handler reads ftrace_trace_function
  * (and, where the arch passes ops, function_trace_op) on every call, so
  * the new choice is live as soon as it is stored.  The two are separate
- * loads: when the ops changes while a lone ops is called directly, every
- * CPU first moves to the list function, which ignores its ops argument.
+ * loads, with no barrier between them on the handler's side: when the ops
+ * changes, every CPU first moves to the list function (which ignores its
+ * ops argument), and every CPU passes a full barrier (the grace period
+ * makes each one schedule) between the new ops and the new function.
  *
  * Return: 0, or -ENODEV once ftrace is dead.
  */
@@ -713,8 +715,9 @@ int ftrace_run_update(int command)
 			synchronize_rcu_tasks_rude();
 		}
 		function_trace_op = wanted_op;
-		/* Pairs with the handler's load of function_trace_op. */
-		smp_wmb();
+		if (wanted_func != ftrace_stub &&
+		    wanted_func != ftrace_ops_list_func)
+			synchronize_rcu_tasks_rude();
 	}
 	WRITE_ONCE(ftrace_trace_function, wanted_func);
 	return 0;

@@ -828,8 +828,8 @@ void ftrace_mod_loaded(struct module *mod)
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
 		if (!tr->ops || !tr->ops->func_hash)
 			continue;
-		mod_apply(tr, mod->name, true);
-		mod_apply(tr, mod->name, false);
+		mod_apply(tr, module_name(mod), true);
+		mod_apply(tr, module_name(mod), false);
 	}
 }
 

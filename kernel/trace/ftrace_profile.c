@@ -49,7 +49,9 @@ static DEFINE_PER_CPU(struct prof_table, prof_tables);
 static DEFINE_MUTEX(prof_lock);		/* tables, pins, prof_retired */
 static LIST_HEAD(prof_retired);
 static bool prof_enabled;
-static bool prof_graph_time = true;
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+static bool prof_graph_time = true;	/* include time spent in callees */
+#endif
 
 static struct prof_entry *prof_slot(struct prof_table *t, unsigned long ip,
 				    bool add)
@@ -203,6 +205,7 @@ static void prof_unregister(void)
 }
 #endif
 
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /**
  * ftrace_graph_graph_time_control - count children in a function's time?
  * @enable: true to include the time spent in called functions
@@ -211,6 +214,7 @@ void ftrace_graph_graph_time_control(bool enable)
 {
 	prof_graph_time = enable;
 }
+#endif
 
 static void prof_buf_put(struct prof_buf *buf)
 {

@@ -462,6 +462,7 @@ static void unlock_both(void)
 	mutex_unlock(&trace_types_lock);
 }
 
+#ifdef CONFIG_MODULES
 /**
  * ftrace_module_init - create the records of a module being loaded
  * @mod: the module; its text is laid out but not yet running
@@ -503,6 +504,7 @@ void ftrace_module_enable(struct module *mod)
 			ftrace_enable_new_records(b);
 	unlock_both();
 }
+#endif
 
 static void block_free_rcu(struct rcu_head *head)
 {
@@ -558,6 +560,7 @@ static void remove_range(struct module *mod, unsigned long start,
 	}
 }
 
+#ifdef CONFIG_MODULES
 /*
  * Names of freed module init text.
  *
@@ -780,6 +783,26 @@ void ftrace_release_mod(struct module *mod)
 	init_names_drop(mod);
 	unlock_both();
 }
+#else
+/* Without modules there is no init text of a module to name. */
+static void init_names_save(struct module *mod, unsigned long start,
+			    unsigned long end)
+{
+}
+
+const char *ftrace_init_name_lookup(unsigned long addr, unsigned long *size,
+				    unsigned long *off, char **modname,
+				    char *sym)
+{
+	return NULL;
+}
+
+int ftrace_init_name_symbol(unsigned int symnum, unsigned long *value,
+			    char *name, char *module_name)
+{
+	return -ERANGE;
+}
+#endif /* CONFIG_MODULES */
 
 /**
  * ftrace_free_mem - drop the records of text that is being freed
