@@ -55,12 +55,15 @@ echo > $T/set_ftrace_pid
 echo $bg > $T/set_ftrace_notrace_pid
 echo > $T/trace
 sleep 1
+# Every other task is traced now: stop the buffer before reading it.
+echo 0 > $T/tracing_on
 mine=$(grep -e '<-' $T/trace | grep -e "-$bg " -c)
 others=$(grep -e '<-' $T/trace | grep -v -e "-$bg " -c)
 expect notrace_pid_skips "[ $mine = 0 ]" "$mine entries of pid $bg"
 expect notrace_pid_others "[ $others -gt 20 ]" "$others entries of other tasks"
 echo > $T/set_ftrace_notrace_pid
 kill $bg; wait $bg 2>/dev/null
+echo 1 > $T/tracing_on
 
 # Three ops at once (the list function calls each): the top-level tracer,
 # an instance's tracer (an allocated ops) and the profiler.
