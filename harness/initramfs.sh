@@ -11,7 +11,7 @@ set -euo pipefail
 arch=${1:?ARCH}; flavor=${2:?FLAVOR}
 check_arch "$arch"; check_flavor "$flavor"
 
-case "$arch" in x86_64) deb=amd64 ;; arm64) deb=arm64 ;; esac
+case "$arch" in x86_64) deb=amd64 ;; arm64) deb=arm64 ;; arm) deb=armhf ;; esac
 if [ "$flavor" != upstream ]; then src="$build/src/$flavor"; else src="$base"; fi
 out=$(kdir "$arch" "$flavor")
 [ -d "$out/modroot" ] || die "no kernel built for $arch-$flavor (run harness/kernel.sh)"
@@ -22,16 +22,20 @@ mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,root,lib,harness,usr/bin,usr/sbi
 install -m 755 "$build/setup/busybox-$deb" "$root/bin/busybox"
 install -m 755 "$top/harness/guest/init" "$root/init"
 install -m 755 "$top/harness/guest/demo.sh" "$root/harness/demo.sh"
+install -m 755 "$top/harness/guest/smoke.sh" "$root/harness/smoke.sh"
 [ -d "$top/harness/guest/extra" ] && cp -a "$top/harness/guest/extra/." "$root/harness/"
 ln -s busybox "$root/bin/sh"
 # ftbench, the in-guest benchmark (make bench; make check runs it once).
-case "$arch" in x86_64) cc=gcc ;; arm64) cc=aarch64-linux-gnu-gcc ;; esac
-mkdir -p "$build/bench"
-bench_bin="$build/bench/ftbench-$arch"
-if [ ! -x "$bench_bin" ] || [ "$top/harness/guest/ftbench.c" -nt "$bench_bin" ]; then
-	$cc -static -O2 -Wall -Wextra -Werror -o "$bench_bin" "$top/harness/guest/ftbench.c"
+# (Not for arm, which has no static C library installed and is only smoke-tested.)
+case "$arch" in x86_64) cc=gcc ;; arm64) cc=aarch64-linux-gnu-gcc ;; *) cc= ;; esac
+if [ -n "$cc" ]; then
+	mkdir -p "$build/bench"
+	bench_bin="$build/bench/ftbench-$arch"
+	if [ ! -x "$bench_bin" ] || [ "$top/harness/guest/ftbench.c" -nt "$bench_bin" ]; then
+		$cc -static -O2 -Wall -Wextra -Werror -o "$bench_bin" "$top/harness/guest/ftbench.c"
+	fi
+	install -m 755 "$bench_bin" "$root/harness/ftbench"
 fi
-install -m 755 "$bench_bin" "$root/harness/ftbench"
 ex="$top/expectations/ftt-exclude.$arch"
 [ -f "$ex" ] && install -m 644 "$ex" "$root/harness/ftt-exclude"
 fl="$top/expectations/ftt-flaky"

@@ -54,7 +54,8 @@ prepare_ours() {
 		echo "$files") | sha256sum | cut -d' ' -f1)
 	if [ "$(cat "$src.key" 2>/dev/null)" != "$key" ]; then
 		echo "kernel: preparing the ours tree" >&2
-		rm -rf "$src" "$src.key" "$(kdir x86_64 "$flavor")" "$(kdir arm64 "$flavor")"
+		rm -rf "$src" "$src.key" "$(kdir x86_64 "$flavor")" "$(kdir arm64 "$flavor")" \
+			"$(kdir arm "$flavor")"
 		mkdir -p "$build/src"
 		cp -al "$base" "$src"
 		for p in $(series_patches); do
@@ -72,6 +73,13 @@ prepare_ours() {
 kmake() {
 	make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
 		CC="ccache ${cross}gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# last_values: the fragments' CONFIG_ lines, only the last one of each option
+# (a later fragment overrides an earlier one, as merge_config.sh does).
+last_values() {
+	awk -F= '/^CONFIG_/ { if (!($1 in v)) order[n++] = $1; v[$1] = $0 }
+		END { for (i = 0; i < n; i++) print v[order[i]] }'
 }
 
 configure() {
@@ -102,7 +110,7 @@ configure() {
 		n) [ -z "$got" ] || [ "${got#\# }" != "$got" ] || { echo "  $opt: wanted n, got $got"; bad=1; } ;;
 		*) [ "$got" = "$opt=$want" ] || { echo "  $opt: wanted $want, got ${got:-unset}"; bad=1; } ;;
 		esac
-	done < <(cat $frags | grep -E '^CONFIG_[A-Za-z0-9_]+=' | tac | awk -F= '!seen[$1]++' | tac)
+	done < <(cat $frags | last_values)
 	[ $bad = 0 ] || die "config fragments not satisfied for $(kname "$arch" "$flavor")"
 	echo "$key" > "$out/.config-key"
 }

@@ -32,6 +32,9 @@ x86_64)
 arm64)
 	qemu=(qemu-system-aarch64 -M virt -cpu max -smp "${SMP:-2}" -m 1G)
 	append="console=ttyAMA0 $append" ;;
+arm)
+	qemu=(qemu-system-arm -M virt -cpu cortex-a15 -smp "${SMP:-2}" -m 512M)
+	append="console=ttyAMA0 $append" ;;
 esac
 qemu+=(-accel "tcg${TCG_OPTS:-}" -nographic -no-reboot -kernel "$out/$image" -initrd "$initrd"
        -append "$append")

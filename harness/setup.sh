@@ -10,7 +10,14 @@ mkdir -p "$stamp_dir"
 pkgs=(linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       qemu-system-x86 qemu-system-arm busybox-static
       flex bison bc libelf-dev libssl-dev cpio ccache python3
-      xz-utils rsync kmod dwarves perl file binutils-aarch64-linux-gnu)
+      xz-utils rsync kmod dwarves perl file binutils-aarch64-linux-gnu
+      # recordmcount's host tests compile for every machine upstream 6.1's
+      # tool handles (scripts/tests/test_machines.py); armhf also builds the
+      # arm kernel of make check's smoke step.
+      gcc-i686-linux-gnu gcc-arm-linux-gnueabihf gcc-mips-linux-gnu
+      gcc-mipsel-linux-gnu gcc-mips64-linux-gnuabi64 gcc-mips64el-linux-gnuabi64
+      gcc-powerpc-linux-gnu gcc-powerpc64-linux-gnu gcc-powerpc64le-linux-gnu
+      gcc-s390x-linux-gnu gcc-sh4-linux-gnu gcc-sparc64-linux-gnu)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -26,7 +33,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # busybox for each guest arch, unpacked (not installed) from the Debian package.
-for arch in amd64 arm64; do
+for arch in amd64 arm64 armhf; do
 	bb="$stamp_dir/busybox-$arch"
 	[ -x "$bb" ] && continue
 	if [ "$arch" != "$(dpkg --print-architecture)" ] &&

@@ -33,7 +33,7 @@ static const struct elf_layout layout64 = {
 	.sym_size = 24,
 	.st_name = F(0, 4), .st_info = F(4, 1), .st_shndx = F(6, 2),
 	.st_value = F(8, 8), .st_size = F(16, 8),
-	.rela_size = 24,
+	.rel_size = 16, .rela_size = 24,
 	.r_offset = F(0, 8), .r_info = F(8, 8), .r_addend = F(16, 8),
 	.r_sym_shift = 32, .r_type_mask = 0xffffffffu,
 	.addr_size = 8,
@@ -51,7 +51,7 @@ static const struct elf_layout layout32 = {
 	.sym_size = 16,
 	.st_name = F(0, 4), .st_info = F(12, 1), .st_shndx = F(14, 2),
 	.st_value = F(4, 4), .st_size = F(8, 4),
-	.rela_size = 12,
+	.rel_size = 8, .rela_size = 12,
 	.r_offset = F(0, 4), .r_info = F(4, 4), .r_addend = F(8, 4),
 	.r_sym_shift = 8, .r_type_mask = 0xffu,
 	.addr_size = 4,
@@ -198,30 +198,118 @@ void elf_symbol(const struct elf_file *ef, const struct elf_sec *symtab,
 }
 
 /**
- * elf_relocation() - decode relocation @idx of the SHT_RELA section @rsec
+ * elf_reloc_size() - bytes in one entry of a relocation section
+ * @ef: the object
+ * @sh_type: SHT_REL or SHT_RELA
+ *
+ * Return: the entry size of the object's class.
+ */
+unsigned int elf_reloc_size(const struct elf_file *ef, u32 sh_type)
+{
+	return sh_type == SHT_REL ? ef->lay->rel_size : ef->lay->rela_size;
+}
+
+/*
+ * The two halves of r_info.  For INFO_MIPS64 (see enum info_form) the
+ * symbol is the half that comes first in the file, the type the byte that
+ * comes last; the bytes between (a special symbol and two further types)
+ * are kept as they are when a symbol is renumbered and written as zero in
+ * new entries.
+ */
+static bool mips64_sym_high(const struct elf_file *ef)
+{
+	return ef->big_endian;
+}
+
+/**
+ * elf_info_sym() - the symbol index in an r_info value
+ * @ef: the object
+ * @info: r_info as read by elf_get()
+ *
+ * Return: the symbol index.
+ */
+u64 elf_info_sym(const struct elf_file *ef, u64 info)
+{
+	if (ef->info_form == INFO_MIPS64)
+		return mips64_sym_high(ef) ? info >> 32 : info & 0xffffffffu;
+	return info >> ef->lay->r_sym_shift;
+}
+
+/**
+ * elf_info_type() - the (first) relocation type in an r_info value
+ * @ef: the object
+ * @info: r_info as read by elf_get()
+ *
+ * Return: the type.
+ */
+u32 elf_info_type(const struct elf_file *ef, u64 info)
+{
+	if (ef->info_form == INFO_MIPS64)
+		return mips64_sym_high(ef) ? info & 0xff : info >> 56;
+	return info & ef->lay->r_type_mask;
+}
+
+/**
+ * elf_info_with_sym() - an r_info value with its symbol replaced
+ * @ef: the object
+ * @info: r_info as read by elf_get()
+ * @sym: the new symbol index
+ *
+ * Return: the new r_info, every other bit unchanged.
+ */
+u64 elf_info_with_sym(const struct elf_file *ef, u64 info, u64 sym)
+{
+	if (ef->info_form == INFO_MIPS64)
+		return mips64_sym_high(ef) ?
+		       (info & 0xffffffffu) | sym << 32 :
+		       (info & ~0xffffffffull) | sym;
+	return (info & ef->lay->r_type_mask) | sym << ef->lay->r_sym_shift;
+}
+
+/**
+ * elf_info_make() - a new r_info value
+ * @ef: the object
+ * @sym: symbol index
+ * @type: relocation type
+ *
+ * Return: r_info, to be stored with elf_put().
+ */
+u64 elf_info_make(const struct elf_file *ef, u64 sym, u32 type)
+{
+	if (ef->info_form == INFO_MIPS64)
+		return mips64_sym_high(ef) ? sym << 32 | type :
+		       sym | (u64)type << 56;
+	return sym << ef->lay->r_sym_shift | type;
+}
+
+/**
+ * elf_relocation() - decode relocation @idx of the SHT_REL(A) section @rsec
  * @ef: the object
  * @rsec: the relocation section, already range-checked
  * @idx: entry index, below the section's entry count
- * @out: the decoded relocation; the addend is sign-extended
+ * @out: the decoded relocation; the addend is sign-extended, and 0 for
+ *	 SHT_REL (whose addend sits in the relocated field)
  */
 void elf_relocation(const struct elf_file *ef, const struct elf_sec *rsec,
 		    u64 idx, struct elf_rela *out)
 {
 	const struct elf_layout *l = ef->lay;
-	u64 b = rsec->offset + idx * l->rela_size;
+	unsigned int size = elf_reloc_size(ef, rsec->type);
+	u64 b = rsec->offset + idx * size;
 	const unsigned char *p = ef->buf + b;
 	unsigned int bits = 8 * l->r_addend.width;
-	u64 info, add;
+	u64 info, add = 0;
 
-	if (!in_range(b, l->rela_size, ef->size)) {
+	if (!in_range(b, size, ef->size)) {
 		memset(out, 0, sizeof(*out));
 		return;
 	}
 	info = load(ef, p, l->r_info);
-	add = load(ef, p, l->r_addend);
+	if (rsec->type == SHT_RELA)
+		add = load(ef, p, l->r_addend);
 	out->offset = load(ef, p, l->r_offset);
-	out->sym = info >> l->r_sym_shift;
-	out->type = info & l->r_type_mask;
+	out->sym = elf_info_sym(ef, info);
+	out->type = elf_info_type(ef, info);
 	if (bits < 64 && (add >> (bits - 1)) & 1)
 		add |= ~0ULL << bits;
 	out->addend = (s64)add;
@@ -308,6 +396,8 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
 	}
 	etype = elf_get(ef, 0, (struct elf_field){ 16, 2 });
 	ef->machine = elf_get(ef, 0, (struct elf_field){ 18, 2 });
+	ef->info_form = ef->machine == EM_MIPS && id[EI_CLASS] == ELFCLASS64 ?
+			INFO_MIPS64 : INFO_GENERIC;
 	if (etype != type) {
 		snprintf(err, errlen, "not %s (e_type %llu)",
 			 type == ET_REL ? "a relocatable object" : "an executable",

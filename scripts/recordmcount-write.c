@@ -55,10 +55,26 @@ static int ob_reserve(struct obuf *o, size_t align, size_t n, size_t *at)
 	return ob_add(o, n);
 }
 
-/* Names of the sections this tool adds, in the order of enum new_name. */
-static const char *const new_names[] = {
-	"__mcount_loc", ".rela__mcount_loc", ".mcount_weak", ".rela.mcount_weak",
+/*
+ * Names of the sections this tool adds, in the order of enum new_name; the
+ * relocation sections are .rel* or .rela*, as the object's code relocations.
+ */
+static const char *const new_names[2][NR_NAMES] = {
+	{ "__mcount_loc", ".rel__mcount_loc", ".mcount_weak", ".rel.mcount_weak" },
+	{ "__mcount_loc", ".rela__mcount_loc", ".mcount_weak", ".rela.mcount_weak" },
 };
+
+/* The added section names for this object. */
+static const char *const *names_for(const struct rmc *r)
+{
+	return new_names[r->reltype == SHT_RELA];
+}
+
+/* Bytes in one relocation entry of the kind this object's records use. */
+static unsigned int out_reloc_size(const struct rmc *r)
+{
+	return elf_reloc_size(&r->ef, r->reltype);
+}
 
 /* Map an input symbol index to its index after new symbols are inserted. */
 static u64 new_symidx(const struct rmc *r, u64 i)
@@ -112,27 +128,27 @@ static int emit_renumbered_relocs(struct rmc *r, struct out *o, unsigned int idx
 				  const struct elf_sec *s)
 {
 	const struct elf_layout *l = r->ef.lay;
-	u64 i, n = s->size / l->rela_size, info, sym;
+	unsigned int size = elf_reloc_size(&r->ef, s->type);
+	u64 i, n = s->size / size, info, sym;
 	size_t at;
 
-	if (s->entsize != l->rela_size || s->size % l->rela_size)
+	if (s->entsize != size || s->size % size)
 		return rmc_fail(r, "relocation section %s has entries of %llu bytes",
 			    rmc_sec_name(r, idx), (unsigned long long)s->entsize);
 	if (ob_reserve(&o->b, 8, s->size, &at))
 		return rmc_fail(r, "out of memory");
 	memcpy(o->b.p + at, r->ef.buf + s->offset, s->size);
 	for (i = 0; i < n; i++) {
-		u64 b = s->offset + i * l->rela_size;
+		u64 b = s->offset + i * size;
 
 		info = elf_get(&r->ef, b, l->r_info);
-		sym = info >> l->r_sym_shift;
+		sym = elf_info_sym(&r->ef, info);
 		if (sym >= r->nsyms)
 			return rmc_fail(r, "relocation %llu of %s: symbol %llu beyond the table",
 				    (unsigned long long)i, rmc_sec_name(r, idx),
 				    (unsigned long long)sym);
-		info = (new_symidx(r, sym) << l->r_sym_shift) |
-		       (info & l->r_type_mask);
-		elf_put(&r->ef, o->b.p + at + i * l->rela_size + l->r_info.off,
+		info = elf_info_with_sym(&r->ef, info, new_symidx(r, sym));
+		elf_put(&r->ef, o->b.p + at + i * size + l->r_info.off,
 			l->r_info.width, info);
 	}
 	o->sec[idx] = (struct placed){ .offset = o->b.base + at, .size = s->size,
@@ -157,9 +173,8 @@ static int emit_renumbering(struct rmc *r, struct out *o)
 		elf_section(&r->ef, i, &s);
 		if (s.type == SHT_SYMTAB_SHNDX)
 			return rmc_fail(r, "cannot add symbols to an object with SHT_SYMTAB_SHNDX");
-		if (s.type == SHT_REL && s.link == r->symtab_idx)
-			return rmc_fail(r, "SHT_REL relocations are not supported");
-		if (s.type == SHT_RELA && s.link == r->symtab_idx &&
+		if ((s.type == SHT_REL || s.type == SHT_RELA) &&
+		    s.link == r->symtab_idx &&
 		    emit_renumbered_relocs(r, o, i, &s))
 			return -1;
 		if (s.type == SHT_GROUP)
@@ -171,16 +186,23 @@ static int emit_renumbering(struct rmc *r, struct out *o)
 	return 0;
 }
 
-/* Encode one absolute relocation: at @where, symbol @sym plus @addend. */
-static void put_rela(const struct rmc *r, unsigned char *e, u64 where,
-		     u64 sym, u64 addend)
+/*
+ * Encode one absolute relocation at @e: the address at offset @where of the
+ * table @data is symbol @sym plus @addend.  SHT_RELA keeps the addend in
+ * the entry and leaves the table's word zero; SHT_REL keeps it in the word.
+ */
+static void put_reloc(const struct rmc *r, unsigned char *e,
+		      unsigned char *data, u64 where, u64 sym, u64 addend)
 {
 	const struct elf_layout *l = r->ef.lay;
 
 	elf_put(&r->ef, e + l->r_offset.off, l->r_offset.width, where);
 	elf_put(&r->ef, e + l->r_info.off, l->r_info.width,
-		(sym << l->r_sym_shift) | r->arch->abs_reloc);
-	elf_put(&r->ef, e + l->r_addend.off, l->r_addend.width, addend);
+		elf_info_make(&r->ef, sym, r->arch->abs_reloc));
+	if (r->reltype == SHT_RELA)
+		elf_put(&r->ef, e + l->r_addend.off, l->r_addend.width, addend);
+	else
+		elf_put(&r->ef, data + where, l->addr_size, addend);
 }
 
 /* Header of a section this tool adds. */
@@ -220,25 +242,26 @@ static int emit_group(struct rmc *r, struct out *o, unsigned int g,
 static int emit_table(struct rmc *r, struct out *o, unsigned int g)
 {
 	const struct elf_layout *l = r->ef.lay;
-	unsigned int idx = r->ef.shnum + o->nadded;
+	unsigned int idx = r->ef.shnum + o->nadded, rsz = out_reloc_size(r);
 	size_t k, a = 0, n = 0, data, rela;
 	struct elf_sec *s;
 
 	for (k = 0; k < r->nsites; k++)
 		n += r->group_of[r->sites[k].sec] == g;
 	if (ob_reserve(&o->b, l->addr_size, n * l->addr_size, &data) ||
-	    ob_reserve(&o->b, 8, n * l->rela_size, &rela))
+	    ob_reserve(&o->b, l->addr_size, n * rsz, &rela))
 		return rmc_fail(r, "out of memory");
 	for (k = 0, n = 0; k < r->nsites; k++) {
 		const struct site *st = &r->sites[k];
-		unsigned char *e = o->b.p + rela + n * l->rela_size;
+		unsigned char *e = o->b.p + rela + n * rsz;
 
 		if (r->group_of[st->sec] != g)
 			continue;
 		while (r->anchors[a].sec != st->sec)
 			a++;
-		put_rela(r, e, n * l->addr_size, anchor_symidx(r, &r->anchors[a]),
-			 st->off - r->anchors[a].bias);
+		put_reloc(r, e, o->b.p + data, n * l->addr_size,
+			  anchor_symidx(r, &r->anchors[a]),
+			  st->off - r->anchors[a].bias);
 		n++;
 	}
 	s = add_header(o);
@@ -250,11 +273,11 @@ static int emit_table(struct rmc *r, struct out *o, unsigned int g)
 	};
 	s = add_header(o);
 	*s = (struct elf_sec){
-		.name = o->name[NAME_LOC_RELA], .type = SHT_RELA,
+		.name = o->name[NAME_LOC_REL], .type = r->reltype,
 		.flags = SHF_INFO_LINK | (g ? SHF_GROUP : 0),
-		.offset = o->b.base + rela, .size = n * l->rela_size,
+		.offset = o->b.base + rela, .size = n * rsz,
 		.link = r->symtab_idx, .info = idx,
-		.addralign = 8, .entsize = l->rela_size,
+		.addralign = l->addr_size, .entsize = rsz,
 	};
 	return g ? emit_group(r, o, g, idx) : 0;
 }
@@ -262,19 +285,20 @@ static int emit_table(struct rmc *r, struct out *o, unsigned int g)
 /* The section name table, with the new names appended. */
 static int emit_shstrtab(struct rmc *r, struct out *o)
 {
+	const char *const *names = names_for(r);
 	const struct elf_sec *s = &r->shstrtab;
 	size_t at, len = s->size, n;
 	int i;
 
 	for (i = 0; i < NR_NAMES; i++)
-		len += strlen(new_names[i]) + 1;
+		len += strlen(names[i]) + 1;
 	if (ob_reserve(&o->b, 1, len, &at))
 		return rmc_fail(r, "out of memory");
 	memcpy(o->b.p + at, r->ef.buf + s->offset, s->size);
 	for (i = 0, n = s->size; i < NR_NAMES; i++) {
 		o->name[i] = n;
-		memcpy(o->b.p + at + n, new_names[i], strlen(new_names[i]) + 1);
-		n += strlen(new_names[i]) + 1;
+		memcpy(o->b.p + at + n, names[i], strlen(names[i]) + 1);
+		n += strlen(names[i]) + 1;
 	}
 	o->sec[r->ef.shstrndx] = (struct placed){
 		.offset = o->b.base + at, .size = len, .info = s->info,
@@ -340,7 +364,7 @@ static int emit_headers(struct rmc *r, struct out *o)
 static int emit_weak_pairs(struct rmc *r, struct out *o)
 {
 	const struct elf_layout *l = r->ef.lay;
-	unsigned int idx = r->ef.shnum + o->nadded;
+	unsigned int idx = r->ef.shnum + o->nadded, rsz = out_reloc_size(r);
 	size_t k, a = 0, n = 0, data, rela;
 	struct elf_sym fn;
 	struct elf_sec *s;
@@ -349,37 +373,37 @@ static int emit_weak_pairs(struct rmc *r, struct out *o)
 		n += r->sites[k].weak && !r->group_of[r->sites[k].sec];
 	if (!n)
 		return 0;
-	if (ob_reserve(&o->b, 8, 2 * n * l->addr_size, &data) ||
-	    ob_reserve(&o->b, 8, 2 * n * l->rela_size, &rela))
+	if (ob_reserve(&o->b, l->addr_size, 2 * n * l->addr_size, &data) ||
+	    ob_reserve(&o->b, l->addr_size, 2 * n * rsz, &rela))
 		return rmc_fail(r, "out of memory");
 	for (k = 0, n = 0; k < r->nsites; k++) {
 		const struct site *st = &r->sites[k];
-		unsigned char *e = o->b.p + rela + 2 * n * l->rela_size;
+		unsigned char *e = o->b.p + rela + 2 * n * rsz;
 
 		while (r->anchors[a].sec != st->sec)
 			a++;
 		if (!st->weak || r->group_of[st->sec])
 			continue;
 		fn = r->syms[st->weak];
-		put_rela(r, e, 2 * n * l->addr_size,
-			 anchor_symidx(r, &r->anchors[a]),
-			 st->off - r->anchors[a].bias);
-		put_rela(r, e + l->rela_size, (2 * n + 1) * l->addr_size,
-			 new_symidx(r, st->weak), st->off - fn.value);
+		put_reloc(r, e, o->b.p + data, 2 * n * l->addr_size,
+			  anchor_symidx(r, &r->anchors[a]),
+			  st->off - r->anchors[a].bias);
+		put_reloc(r, e + rsz, o->b.p + data, (2 * n + 1) * l->addr_size,
+			  new_symidx(r, st->weak), st->off - fn.value);
 		n++;
 	}
 	s = add_header(o);
 	*s = (struct elf_sec){
 		.name = o->name[NAME_WEAK], .type = SHT_PROGBITS,
 		.offset = o->b.base + data, .size = 2 * n * l->addr_size,
-		.addralign = 8, .entsize = 2 * l->addr_size,
+		.addralign = l->addr_size, .entsize = 2 * l->addr_size,
 	};
 	s = add_header(o);
 	*s = (struct elf_sec){
-		.name = o->name[NAME_WEAK_RELA], .type = SHT_RELA,
+		.name = o->name[NAME_WEAK_REL], .type = r->reltype,
 		.flags = SHF_INFO_LINK, .offset = o->b.base + rela,
-		.size = 2 * n * l->rela_size, .link = r->symtab_idx,
-		.info = idx, .addralign = 8, .entsize = l->rela_size,
+		.size = 2 * n * rsz, .link = r->symtab_idx,
+		.info = idx, .addralign = l->addr_size, .entsize = rsz,
 	};
 	return 0;
 }

@@ -49,7 +49,7 @@
 /* Architectures                                                       */
 /* ------------------------------------------------------------------ */
 
-/* x86_64: the byte before the relocated field must be the call opcode 0xe8. */
+/* x86: the byte before the relocated field must be the call opcode 0xe8. */
 static bool x86_is_call(const struct elf_file *ef, u64 at)
 {
 	return at >= 1 && at <= ef->size && ef->buf[at - 1] == 0xe8;
@@ -62,36 +62,132 @@ static bool arm64_is_call(const struct elf_file *ef, u64 at)
 	       (elf_get(ef, at, (struct elf_field){ 0, 4 }) >> 26) == 0x25;
 }
 
-static const char *const x86_callees[] = { "__fentry__", "mcount", NULL };
-static const char *const arm64_callees[] = { "_mcount", NULL };
+/*
+ * The names of the profiling routine.  Compilers call "mcount" or
+ * "_mcount" depending on the target's symbol conventions, "__fentry__"
+ * with -mfentry, and on ARM EABI "__gnu_mcount_nc".  The test ignores one
+ * leading '.', the code-entry name of a function on 64-bit PowerPC ELFv1.
+ */
+static const char *const plain_callees[] = { "mcount", "__fentry__", NULL };
+static const char *const under_callees[] = { "_mcount", "__fentry__", NULL };
+static const char *const arm_callees[] = {
+	"mcount", "__gnu_mcount_nc", "__fentry__", NULL
+};
 
+/*
+ * One entry per machine and ELF class.  Where only a machine's call
+ * relocations are listed, a relocation of another type against the routine
+ * (an address taken, a tail call) is not a site; where none are listed,
+ * every relocation against the routine is taken as a site, as upstream 6.1
+ * does on those machines.
+ */
 static const struct arch_desc arches[] = {
 	{
-		.machine = EM_X86_64, .name = "x86_64",
-		.callees = x86_callees,
+		.machine = EM_X86_64, .elf_class = ELFCLASS64, .name = "x86_64",
+		.callees = plain_callees,
 		.call_relocs = { R_X86_64_PLT32, R_X86_64_PC32 },
-		.abs_reloc = R_X86_64_64,
-		.site_bias = -1,
+		.nr_call_relocs = 2,
+		.abs_reloc = R_X86_64_64, .site_bias = -1,
 		.is_call = x86_is_call,
 	},
 	{
-		.machine = EM_AARCH64, .name = "arm64",
-		.callees = arm64_callees,
-		.call_relocs = { R_AARCH64_CALL26, R_AARCH64_CALL26 },
+		.machine = EM_386, .elf_class = ELFCLASS32, .name = "i386",
+		.callees = plain_callees,
+		.call_relocs = { R_386_PC32, R_386_PLT32 }, .nr_call_relocs = 2,
+		.abs_reloc = R_386_32, .site_bias = -1,
+		.is_call = x86_is_call,
+	},
+	{
+		.machine = EM_AARCH64, .elf_class = ELFCLASS64, .name = "arm64",
+		.callees = under_callees,
+		.call_relocs = { R_AARCH64_CALL26 }, .nr_call_relocs = 1,
 		.abs_reloc = R_AARCH64_ABS64,
-		.site_bias = 0,
 		.is_call = arm64_is_call,
+	},
+	{
+		/* BL in ARM state (CALL, or PC24 from old tools), BL in Thumb. */
+		.machine = EM_ARM, .elf_class = ELFCLASS32, .name = "arm",
+		.callees = arm_callees,
+		.call_relocs = { R_ARM_CALL, R_ARM_PC24, R_ARM_THM_CALL },
+		.nr_call_relocs = 3, .skip_other = true,
+		.abs_reloc = R_ARM_ABS32, .no_func_anchor = true,
+	},
+	{
+		.machine = EM_MIPS, .elf_class = ELFCLASS32, .name = "mips",
+		.callees = under_callees, .abs_reloc = R_MIPS_32,
+		.pair_second = true,
+	},
+	{
+		.machine = EM_MIPS, .elf_class = ELFCLASS64, .name = "mips64",
+		.callees = under_callees, .abs_reloc = R_MIPS_64,
+		.pair_second = true,
+	},
+	{
+		.machine = EM_PPC, .elf_class = ELFCLASS32, .name = "powerpc",
+		.callees = under_callees, .abs_reloc = R_PPC_ADDR32,
+	},
+	{
+		.machine = EM_PPC64, .elf_class = ELFCLASS64, .name = "powerpc64",
+		.callees = under_callees, .abs_reloc = R_PPC64_ADDR64,
+	},
+	{
+		/*
+		 * The record is 14 bytes before the call's field, the start of
+		 * the "stg; larl; brasl" sequence of older compilers.  6.1's
+		 * s390 build lets the compiler record its own sites instead.
+		 */
+		.machine = EM_S390, .elf_class = ELFCLASS64, .name = "s390x",
+		.callees = under_callees, .abs_reloc = R_390_64,
+		.site_bias = -14,
+	},
+	{
+		/* The site is the literal-pool word holding mcount's address. */
+		.machine = EM_SH, .elf_class = ELFCLASS32, .name = "sh",
+		.callees = plain_callees, .abs_reloc = R_SH_DIR32,
+	},
+	{
+		.machine = EM_SPARCV9, .elf_class = ELFCLASS64, .name = "sparc64",
+		.callees = under_callees, .abs_reloc = R_SPARC_64,
+	},
+	{
+		.machine = EM_IA_64, .elf_class = ELFCLASS64, .name = "ia64",
+		.callees = under_callees, .abs_reloc = R_IA64_IMM64,
 	},
 };
 
-static const struct arch_desc *find_arch(u16 machine)
+static const struct arch_desc *find_arch(u16 machine, unsigned int elf_class)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(arches); i++)
-		if (arches[i].machine == machine)
+		if (arches[i].machine == machine &&
+		    arches[i].elf_class == elf_class)
 			return &arches[i];
 	return NULL;
+}
+
+/*
+ * Is @name a section whose functions ftrace may trace?  The kernel's text,
+ * its function sections and the named text sections that hold ordinary
+ * kernel functions.  Sections outside this list (.exit.text, .meminit.text,
+ * .head.text, ...) may be discarded or placed oddly by an architecture's
+ * linker script, so their sites are not recorded, as in upstream 6.1.
+ */
+static bool traced_section(const char *name)
+{
+	static const char *const named[] = {
+		".init.text", ".ref.text", ".sched.text", ".spinlock.text",
+		".irqentry.text", ".softirqentry.text", ".kprobes.text",
+		".cpuidle.text",
+	};
+	size_t i;
+
+	if (!strncmp(name, ".text", 5))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(named); i++)
+		if (!strcmp(name, named[i]))
+			return true;
+	return false;
 }
 
 /* ------------------------------------------------------------------ */
@@ -202,6 +298,7 @@ static int mark_callees(struct rmc *r)
 		if (!name)
 			return rmc_fail(r, "symbol %llu has a name outside the string table",
 				    (unsigned long long)i);
+		name += name[0] == '.';
 		for (c = r->arch->callees; *c; c++)
 			if (!strcmp(name, *c))
 				r->is_callee[i] = 1;
@@ -227,6 +324,27 @@ static int add_site(struct rmc *r, unsigned int sec, u64 off)
 	return 0;
 }
 
+/* Is @type one of the arch's call relocations (or any type, if none listed)? */
+static bool call_reloc(const struct arch_desc *a, u32 type)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_call_relocs; i++)
+		if (a->call_relocs[i] == type)
+			return true;
+	return !a->nr_call_relocs;
+}
+
+/* Tell, with -w, why a reference to the routine is not recorded. */
+static void not_recorded(struct rmc *r, unsigned int tsec, u64 off,
+			 const char *why)
+{
+	if (r->warn)
+		fprintf(stderr, "recordmcount: %s: %s+0x%llx: %s, not recorded\n",
+			r->ef.path, rmc_sec_name(r, tsec),
+			(unsigned long long)off, why);
+}
+
 /* Check one relocation against the profiling routine and record its site. */
 static int take_reloc(struct rmc *r, unsigned int tsec,
 		      const struct elf_sec *text, const struct elf_rela *rel)
@@ -234,33 +352,39 @@ static int take_reloc(struct rmc *r, unsigned int tsec,
 	const struct arch_desc *a = r->arch;
 	u64 at;
 
-	if (rel->type != a->call_relocs[0] && rel->type != a->call_relocs[1])
-		return rmc_fail(r, "unsupported relocation type %u at the call in %s+0x%llx",
-			    rel->type, rmc_sec_name(r, tsec),
-			    (unsigned long long)rel->offset);
+	if (!call_reloc(a, rel->type)) {
+		if (!a->skip_other)
+			return rmc_fail(r, "unsupported relocation type %u at the call in %s+0x%llx",
+				    rel->type, rmc_sec_name(r, tsec),
+				    (unsigned long long)rel->offset);
+		not_recorded(r, tsec, rel->offset, "not a call relocation");
+		return 0;
+	}
 	if (!in_range(rel->offset, 4, text->size))
 		return rmc_fail(r, "relocation at %s+0x%llx lies outside its section",
 			    rmc_sec_name(r, tsec), (unsigned long long)rel->offset);
 	at = text->offset + rel->offset;
-	if ((s64)rel->offset + a->site_bias < 0 || !a->is_call(&r->ef, at)) {
+	if (a->is_call && ((s64)rel->offset + a->site_bias < 0 ||
+			   !a->is_call(&r->ef, at))) {
 		/* A reference that is not a call (a jump, an address load). */
-		if (r->warn)
-			fprintf(stderr, "recordmcount: %s: %s+0x%llx: not a call, not recorded\n",
-				r->ef.path, rmc_sec_name(r, tsec),
-				(unsigned long long)rel->offset);
+		not_recorded(r, tsec, rel->offset, "not a call");
 		return 0;
 	}
 	return add_site(r, tsec, rel->offset + a->site_bias);
 }
 
-/* Collect the call sites of the executable section that @rsec relocates. */
+/*
+ * Collect the call sites of the executable section that @rsec relocates.
+ * Sites in sections ftrace does not trace are not recorded.
+ */
 static int scan_relocs(struct rmc *r, unsigned int ridx,
 		       const struct elf_sec *rsec)
 {
-	const struct elf_layout *l = r->ef.lay;
+	unsigned int size = elf_reloc_size(&r->ef, rsec->type);
+	u64 i, n, prev = 0;
+	bool have_prev = false;
 	struct elf_sec text;
 	struct elf_rela rel;
-	u64 i, n;
 
 	if (rsec->info == 0 || rsec->info >= r->ef.shnum)
 		return rmc_fail(r, "relocation section %u applies to no section", ridx);
@@ -270,15 +394,15 @@ static int scan_relocs(struct rmc *r, unsigned int ridx,
 	if (rsec->link != r->symtab_idx)
 		return rmc_fail(r, "relocation section %s uses another symbol table",
 			    rmc_sec_name(r, ridx));
-	if (rsec->entsize != l->rela_size || rsec->size % l->rela_size)
+	if (rsec->entsize != size || rsec->size % size)
 		return rmc_fail(r, "relocation section %s has entries of %llu bytes",
 			    rmc_sec_name(r, ridx),
 			    (unsigned long long)rsec->entsize);
-	n = rsec->size / l->rela_size;
+	n = rsec->size / size;
 	for (i = 0; i < n; i++) {
 		/* Most relocations are not calls of the routine: look at r_info first. */
-		u64 sym = elf_get(&r->ef, rsec->offset + i * l->rela_size, l->r_info) >>
-			  l->r_sym_shift;
+		u64 info = elf_get(&r->ef, rsec->offset + i * size, r->ef.lay->r_info);
+		u64 sym = elf_info_sym(&r->ef, info);
 
 		if (sym >= r->nsyms)
 			return rmc_fail(r, "relocation %llu of %s: symbol %llu beyond the table",
@@ -286,7 +410,20 @@ static int scan_relocs(struct rmc *r, unsigned int ridx,
 				    (unsigned long long)sym);
 		if (!r->is_callee[sym])
 			continue;
+		if (!traced_section(rmc_sec_name(r, rsec->info))) {
+			not_recorded(r, rsec->info, 0, "section not traced");
+			return 0;
+		}
+		if (r->reltype && r->reltype != rsec->type)
+			return rmc_fail(r, "code relocations are both SHT_REL and SHT_RELA");
+		r->reltype = rsec->type;
 		elf_relocation(&r->ef, rsec, i, &rel);
+		if (r->arch->pair_second && have_prev && rel.offset == prev + 4) {
+			prev = rel.offset;
+			continue;
+		}
+		prev = rel.offset;
+		have_prev = true;
 		if (take_reloc(r, rsec->info, &text, &rel))
 			return -1;
 	}
@@ -313,15 +450,8 @@ static int find_sites(struct rmc *r)
 
 	for (i = 1; i < r->ef.shnum; i++) {
 		elf_section(&r->ef, i, &s);
-		if (s.type == SHT_REL && s.info && s.info < r->ef.shnum &&
-		    s.link == r->symtab_idx) {
-			struct elf_sec t;
-
-			elf_section(&r->ef, s.info, &t);
-			if (t.flags & SHF_EXECINSTR)
-				return rmc_fail(r, "SHT_REL relocations of code unsupported");
-		}
-		if (s.type == SHT_RELA && scan_relocs(r, i, &s))
+		if ((s.type == SHT_REL || s.type == SHT_RELA) &&
+		    scan_relocs(r, i, &s))
 			return -1;
 	}
 	/* Compilers emit relocations in order; sort only if they did not. */
@@ -405,12 +535,14 @@ static int map_groups(struct rmc *r)
 }
 
 /* Is @sym a usable anchor for its section (see struct anchor)? */
-static int anchor_rank(const struct elf_sym *sym)
+static int anchor_rank(const struct rmc *r, const struct elf_sym *sym)
 {
 	if (sym->type == STT_SECTION)
 		return 2;
 	if (sym->bind == STB_WEAK || sym->type == STT_TLS ||
 	    sym->type == STT_FILE || sym->type == STT_GNU_IFUNC)
+		return 0;
+	if (sym->type == STT_FUNC && r->arch->no_func_anchor)
 		return 0;
 	return sym->bind == STB_LOCAL || sym->bind == STB_GLOBAL;
 }
@@ -441,7 +573,7 @@ static int choose_anchors(struct rmc *r)
 		sym = r->syms[i];
 		if (sym.shndx == SHN_UNDEF || sym.shndx >= r->ef.shnum)
 			continue;
-		k2 = anchor_rank(&sym);
+		k2 = anchor_rank(r, &sym);
 		if (k2 > rank[sym.shndx]) {
 			rank[sym.shndx] = k2;
 			best[sym.shndx] = i;
@@ -475,11 +607,11 @@ static int choose_anchors(struct rmc *r)
 static int analyse(struct rmc *r)
 {
 	elf_section(&r->ef, r->ef.shstrndx, &r->shstrtab);
-	r->arch = find_arch(r->ef.machine);
+	r->arch = find_arch(r->ef.machine, r->ef.lay->addr_size == 8 ?
+			    ELFCLASS64 : ELFCLASS32);
 	if (!r->arch)
-		return rmc_fail(r, "unsupported machine %u", r->ef.machine);
-	if (r->ef.lay->addr_size != 8)
-		return rmc_fail(r, "32-bit %s objects are not supported", r->arch->name);
+		return rmc_fail(r, "unsupported machine %u (%u-bit)", r->ef.machine,
+			    8 * r->ef.lay->addr_size);
 	if (already_recorded(r))
 		return 0;
 	if (find_symtab(r) || mark_callees(r) || find_sites(r))

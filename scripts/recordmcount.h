@@ -43,12 +43,22 @@ struct elf_layout {
 	u8 sym_size;
 	struct elf_field st_name, st_info, st_shndx, st_value, st_size;
 
-	u8 rela_size;
+	u8 rel_size, rela_size;		/* SHT_REL and SHT_RELA entries */
 	struct elf_field r_offset, r_info, r_addend;
 	unsigned int r_sym_shift;	/* r_info >> shift is the symbol index */
 	u64 r_type_mask;		/* r_info & mask is the type */
 	unsigned int addr_size;		/* bytes in one address */
 };
+
+/*
+ * How r_info packs symbol and type.  64-bit MIPS does not follow the
+ * generic ELF64 rule: its eight bytes are a 32-bit symbol index in the
+ * file's byte order followed by four one-byte fields, the last of which is
+ * the (first) relocation type.  Read as one number in the file's byte
+ * order, the symbol is therefore the high half on big-endian files and the
+ * low half on little-endian ones.
+ */
+enum info_form { INFO_GENERIC, INFO_MIPS64 };
 
 /* A section header, decoded into host form. */
 struct elf_sec {
@@ -64,7 +74,7 @@ struct elf_sym {
 	u64 value, size;
 };
 
-/* A relocation with addend, decoded into host form. */
+/* A relocation, decoded into host form (addend 0 for SHT_REL). */
 struct elf_rela {
 	u64 offset;
 	u32 sym, type;
@@ -78,6 +88,7 @@ struct elf_file {
 	size_t size;
 	const struct elf_layout *lay;
 	bool big_endian;
+	enum info_form info_form;
 	u16 machine;
 	u64 shoff;
 	unsigned int shnum, shstrndx;
@@ -93,6 +104,11 @@ void elf_symbol(const struct elf_file *ef, const struct elf_sec *symtab,
 		u64 idx, struct elf_sym *out);
 void elf_relocation(const struct elf_file *ef, const struct elf_sec *rsec,
 		    u64 idx, struct elf_rela *out);
+unsigned int elf_reloc_size(const struct elf_file *ef, u32 sh_type);
+u64 elf_info_sym(const struct elf_file *ef, u64 info);
+u32 elf_info_type(const struct elf_file *ef, u64 info);
+u64 elf_info_with_sym(const struct elf_file *ef, u64 info, u64 sym);
+u64 elf_info_make(const struct elf_file *ef, u64 sym, u32 type);
 const char *elf_string(const struct elf_file *ef, const struct elf_sec *strtab,
 		       u64 off);
 int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen);
@@ -107,6 +123,12 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen);
 #ifndef R_AARCH64_ABS64
 #define R_AARCH64_ABS64		257
 #endif
+#ifndef R_ARM_THM_CALL
+#define R_ARM_THM_CALL		10	/* glibc: R_ARM_THM_PC22 */
+#endif
+#ifndef R_SH_DIR32
+#define R_SH_DIR32		1
+#endif
 #ifndef SHF_GROUP
 #define SHF_GROUP		0x200
 #endif
@@ -114,19 +136,32 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen);
 #define MAX_ERR			256
 
 /*
- * What a call site looks like on one machine.  @site_bias turns the offset of
- * the relocated field into the address of the call instruction: x86's
- * "e8 rel32" has its field one byte into the instruction; arm64's "bl" is
- * relocated as a whole word.
+ * What a call site looks like on one machine, and how its record is
+ * written.  A relocation against one of @callees in a traced section is a
+ * call site when its type is one of @call_relocs (any type when
+ * @nr_call_relocs is 0); another type is an error, or, with @skip_other,
+ * quietly not a site.  @site_bias turns the offset of the relocated field
+ * into the address the record holds: x86's "e8 rel32" has its field one
+ * byte into the instruction.
  */
 struct arch_desc {
 	u16 machine;
+	u8 elf_class;		/* ELFCLASS32 or ELFCLASS64 */
 	const char *name;
 	const char *const *callees;	/* NULL-terminated */
-	u32 call_relocs[2];	/* relocation types of a call */
+	u32 call_relocs[3];
+	u8 nr_call_relocs;
+	bool skip_other;
 	u32 abs_reloc;		/* an absolute address, for records */
 	int site_bias;
 	bool (*is_call)(const struct elf_file *ef, u64 at);
+	/*
+	 * MIPS long calls load the routine's address with a HI16/LO16 pair
+	 * four bytes apart; only the first instruction is the site.
+	 */
+	bool pair_second;
+	/* ARM: a function symbol's value carries the Thumb bit; never an anchor. */
+	bool no_func_anchor;
 };
 
 /*
@@ -171,6 +206,7 @@ struct rmc {
 	struct anchor *anchors;		/* one per section with sites */
 	size_t nanchors;
 	unsigned int new_syms;		/* section symbols we must add */
+	u32 reltype;			/* SHT_REL or SHT_RELA, as the code's */
 	char err[MAX_ERR];
 };
 
@@ -184,7 +220,7 @@ struct obuf {
 };
 
 /* The sections this tool adds; their names are new_names[] in -write.c. */
-enum new_name { NAME_LOC, NAME_LOC_RELA, NAME_WEAK, NAME_WEAK_RELA, NR_NAMES };
+enum new_name { NAME_LOC, NAME_LOC_REL, NAME_WEAK, NAME_WEAK_REL, NR_NAMES };
 
 /* Where the output puts each existing section, if not where it was. */
 struct placed {
