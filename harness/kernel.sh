@@ -46,7 +46,7 @@ series_patches() {
 prepare_ours() {
 	local key files p
 	src="$build/src/$flavor"
-	files=$(cd "$top" && git ls-files -co --exclude-standard -- $overlay_dirs 2>/dev/null |
+	files=$(cd "$top" && git ls-files -co --exclude-standard -- $overlay_dirs 2>/dev/null | sort |
 		while read -r f; do if [ -f "$f" ]; then echo "$f"; fi; done)
 	key=$( (for p in $(series_patches); do
 			echo "$p"; cat "$top/patches/$p"
