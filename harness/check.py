@@ -146,6 +146,20 @@ def read_expectations(path):
     return exp
 
 
+def check_log_clean(t, lines, own_prefixes):
+    """One result: no kernel oops/BUG/WARNING/panic line in the console
+    (lines starting with OWN_PREFIXES are the harness's, not the kernel's).
+    On a failure, print the 25 lines from the first bad one."""
+    bad = [ln for ln in lines if not ln.startswith(own_prefixes) and KERNEL_BAD.search(ln)]
+    if bad:
+        t.add('failed', 'kernel log clean', f'{len(bad)} bad lines, first: {bad[0].strip()}')
+        i = lines.index(bad[0])
+        for ln in lines[i:i + 25]:
+            print('     | ' + ln)
+    else:
+        t.add('passed', 'kernel log clean (no oops/BUG/WARNING/panic)')
+
+
 def judge(args):
     t = Tally(args.name)
     lines = list(console_lines(args.log))
@@ -160,15 +174,7 @@ def judge(args):
     else:
         t.add('failed', 'guest is SMP', f'nproc={m.group(1) if m else "?"}')
 
-    bad = [ln for ln in lines if not ln.startswith(('FTT', 'HARNESS', 'AFF|'))
-           and KERNEL_BAD.search(ln)]
-    if bad:
-        t.add('failed', 'kernel log clean', f'{len(bad)} bad lines, first: {bad[0].strip()}')
-        i = lines.index(bad[0])
-        for ln in lines[i:i + 25]:
-            print('     | ' + ln)
-    else:
-        t.add('passed', 'kernel log clean (no oops/BUG/WARNING/panic)')
+    check_log_clean(t, lines, ('FTT', 'HARNESS', 'AFF|'))
 
     if args.kunit:
         results, complete = parse_ktap(lines)
@@ -284,15 +290,7 @@ def bootcheck(args):
         t.add('passed', 'guest ran to the end')
     else:
         t.add('failed', 'guest ran to the end', 'no "HARNESS: done": crash, hang or timeout')
-    bad = [ln for ln in lines if not ln.startswith(('CHECK|', 'HARNESS', 'bootcheck:'))
-           and KERNEL_BAD.search(ln)]
-    if bad:
-        t.add('failed', 'kernel log clean', f'{len(bad)} bad lines, first: {bad[0].strip()}')
-        i = lines.index(bad[0])
-        for ln in lines[i:i + 25]:
-            print('     | ' + ln)
-    else:
-        t.add('passed', 'kernel log clean (no oops/BUG/WARNING/panic)')
+    check_log_clean(t, lines, ('CHECK|', 'HARNESS', 'bootcheck:'))
     checks = [m for m in map(CHECK_LINE.match, lines) if m]
     if not checks:
         t.add('failed', f'{args.what} checks', 'no CHECK| lines in the console log')

@@ -17,6 +17,8 @@ expect() { if eval "$2"; then pass "$1"; else failed "$1" "$3"; fi; }
 work() { for i in 1 2 3 4 5 6 7 8 9 10; do read -r x < /proc/version; done; }
 # Function entries in the trace buffer (lines with "<-").
 entries() { grep -c -e '<-' $T/trace; }
+# traced_work: clear the buffer, do the work, count what was traced.
+traced_work() { echo > $T/trace; work; entries; }
 
 level=$(cut -f1 /proc/sys/kernel/printk)
 echo 1 > /proc/sys/kernel/printk
@@ -28,15 +30,11 @@ for f in available_filter_functions enabled_functions set_ftrace_filter; do
 done
 expect no_ops_at_boot "[ \"\$(cat $T/current_tracer)\" = nop ]" \
 	"current_tracer is $(cat $T/current_tracer)"
-echo > $T/trace
-work
-n=$(entries)
+n=$(traced_work)
 expect nothing_traced_at_boot "[ $n = 0 ]" "$n entries with current_tracer=nop"
 
 echo function > $T/current_tracer
-echo > $T/trace
-work
-n=$(entries)
+n=$(traced_work)
 expect function_traces "[ $n -gt 20 ]" "$n function entries after reading /proc/version"
 expect traces_vfs_read "grep -q ' vfs_read <-' $T/trace" "no vfs_read entry"
 
@@ -91,20 +89,14 @@ fi
 # ftrace_enabled_off here: without dynamic ftrace its sysctl compares with a
 # "last value" that boot left at 0, so the first write of 0 does nothing.)
 echo 0 > /proc/sys/kernel/ftrace_enabled
-echo > $T/trace
-work
-n=$(entries)
+n=$(traced_work)
 expect ftrace_enabled_off "[ $n = 0 ]" "$n entries with ftrace_enabled=0"
 echo 1 > /proc/sys/kernel/ftrace_enabled
-echo > $T/trace
-work
-n=$(entries)
+n=$(traced_work)
 expect ftrace_enabled_on "[ $n -gt 20 ]" "$n entries after ftrace_enabled=1"
 
 echo nop > $T/current_tracer
-echo > $T/trace
-work
-n=$(entries)
+n=$(traced_work)
 expect tracer_off "[ $n = 0 ]" "$n entries after current_tracer=nop"
 
 # The function profiler counts calls through the same list.
