@@ -25,24 +25,45 @@ for p in "${pkgs[@]}"; do
 		missing+=("$p")
 done
 
-export DEBIAN_FRONTEND=noninteractive
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "setup: installing ${missing[*]}"
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-
-# busybox for each guest arch, unpacked (not installed) from the Debian package.
+# busybox for each guest arch, unpacked (not installed) from the Debian
+# package: a foreign arch is added to dpkg so apt can fetch its index.
+bb_arches=()
 for arch in amd64 arm64 armhf; do
-	bb="$stamp_dir/busybox-$arch"
-	[ -x "$bb" ] && continue
+	[ -x "$stamp_dir/busybox-$arch" ] && continue
+	bb_arches+=("$arch")
 	if [ "$arch" != "$(dpkg --print-architecture)" ] &&
 	   ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
 		dpkg --add-architecture "$arch"
-		apt-get update -qq
 	fi
+done
+
+# apt_update: refresh the indexes, tried once more after a pause.  A failure
+# does not stop setup: apt exits 100 when any one index fails, and one has
+# since 21 Nov 2026 on this workplace's mirror (bookworm-security's armhf
+# Packages.xz: "File has unexpected size ... Mirror sync in progress?"),
+# failing CI, while all that setup fetches comes from indexes that do load.  What
+# apt then really cannot find fails below with apt's own error.
+apt_update() {
+	apt-get update -qq -o Acquire::Retries=3 && return 0
+	sleep 15
+	apt-get update -qq -o Acquire::Retries=3 && return 0
+	echo "setup: apt-get update failed for some index (above); going on with what loaded" >&2
+}
+
+export DEBIAN_FRONTEND=noninteractive
+if [ ${#missing[@]} -gt 0 ] || [ ${#bb_arches[@]} -gt 0 ]; then
+	apt_update
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	apt-get install -y -qq -o Acquire::Retries=3 --no-install-recommends \
+		"${missing[@]}" >/dev/null
+fi
+
+for arch in "${bb_arches[@]}"; do
+	bb="$stamp_dir/busybox-$arch"
 	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
-	(cd "$tmp" && apt-get download -qq "busybox-static:$arch" >/dev/null)
+	(cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 "busybox-static:$arch" >/dev/null)
 	dpkg -x "$tmp"/busybox-static_*.deb "$tmp/x"
 	cp "$tmp/x/bin/busybox" "$bb.tmp" && mv "$bb.tmp" "$bb"
 	rm -rf "$tmp"
