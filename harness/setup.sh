@@ -10,7 +10,8 @@ mkdir -p "$stamp_dir"
 pkgs=(linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       qemu-system-x86 qemu-system-arm busybox-static
       flex bison bc libelf-dev libssl-dev cpio ccache python3
-      xz-utils rsync kmod dwarves perl file binutils-aarch64-linux-gnu)
+      xz-utils rsync kmod dwarves perl file binutils-aarch64-linux-gnu
+      procps)	# sysctl, for the livepatch selftests (harness/kselftest-root.sh)
 
 missing=()
 for p in "${pkgs[@]}"; do
