@@ -24,7 +24,7 @@ for d in /kselftest/*/; do
 		rc=$?
 		end=$(cut -d' ' -f1 /proc/uptime)
 		case $rc in 0) r=PASS ;; 4) r=SKIP ;; *) r=FAIL ;; esac
-		sed "s|^|KSTOUT| $dir/$t: |" /tmp/kst.out
+		sed "s#^#KSTOUT| $dir/$t: #" /tmp/kst.out
 		echo "KST| $r $dir/$t rc=$rc seconds=$(awk "BEGIN{printf \"%.1f\", $end-$start}")"
 		n=$((n + 1))
 	done
