@@ -14,6 +14,13 @@
       Judge a harness=bootcheck boot: it finished, its kernel log is clean,
       and each "CHECK| PASS name" / "CHECK| FAIL name: why" line is a result
       (a boot with none fails).
+  check.py kselftest --name NAME --log LOG --expect FILE
+      Judge a harness=kselftest boot (selftests of in-tree ftrace users,
+      harness/guest/kselftest.sh): it finished, its kernel log is clean, and
+      each "KST| RESULT DIR/SCRIPT" line against the upstream results in
+      FILE: a script upstream passes must pass, and must have run.
+  check.py kselftest-expect --log LOG --out FILE --arch A --base V --seconds N
+      Write FILE from an upstream kselftest boot.
   check.py expect --log LOG --out FILE --arch A --base V --seconds N
       Write an expectations file from an upstream ftracetest run.
   check.py total DIR
@@ -282,15 +289,23 @@ def core_cases(directory):
     return keys
 
 
-def bootcheck(args):
-    """A harness=bootcheck boot: finished, clean, and its CHECK| lines."""
-    t = Tally(args.name)
-    lines = list(console_lines(args.log))
+def judge_finished_clean(t, lines, kernel):
+    """Two results: the guest printed "HARNESS: done", and none of the
+    @kernel lines (the console without the harness's own) is an oops,
+    BUG, WARNING, panic, stall or lockup."""
     if any(ln.startswith('HARNESS: done') for ln in lines):
         t.add('passed', 'guest ran to the end')
     else:
         t.add('failed', 'guest ran to the end', 'no "HARNESS: done": crash, hang or timeout')
-    check_log_clean(t, lines, ('CHECK|', 'HARNESS', 'bootcheck:'))
+    check_log_clean(t, kernel, ())
+
+
+def bootcheck(args):
+    """A harness=bootcheck boot: finished, clean, and its CHECK| lines."""
+    t = Tally(args.name)
+    lines = list(console_lines(args.log))
+    judge_finished_clean(t, lines, [ln for ln in lines if not ln.startswith(
+        ('CHECK|', 'HARNESS', 'bootcheck:'))])
     checks = [m for m in map(CHECK_LINE.match, lines) if m]
     if not checks:
         t.add('failed', f'{args.what} checks', 'no CHECK| lines in the console log')
@@ -301,6 +316,80 @@ def bootcheck(args):
             t.add('failed', f'{args.what}: {m.group(2)}', m.group(3) or '')
     t.save(args.results)
     return 0 if t.counts['failed'] == 0 else 1
+
+
+KST_LINE = re.compile(r'^KST\| (PASS|FAIL|SKIP) (\S+)(?: rc=(\d+))?(?: seconds=([0-9.]+))?')
+
+
+def parse_kselftest(lines):
+    """[(DIR/SCRIPT, result, seconds or None)] from the KST| lines."""
+    out = []
+    for ln in lines:
+        m = KST_LINE.match(ln)
+        if m:
+            out.append((m.group(2), m.group(1),
+                        float(m.group(4)) if m.group(4) else None))
+    return out
+
+
+def kselftest(args):
+    """A harness=kselftest boot against upstream's results."""
+    t = Tally(args.name)
+    lines = list(console_lines(args.log))
+    # The console (quiet during the tests) and the kernel log the guest
+    # printed at the end; the scripts' own output is not the kernel's.
+    judge_finished_clean(t, lines, [
+        STAMP.sub('', ln[7:]) if ln.startswith('DMESG| ') else ln
+        for ln in lines if not ln.startswith(('KST', 'HARNESS'))])
+    if not os.path.exists(args.expect):
+        t.add('failed', 'kselftest expectations', f'{args.expect} missing')
+        t.save(args.results)
+        return 1
+    exp = read_expectations(args.expect)
+    got = parse_kselftest(lines)
+    if not got:
+        t.add('failed', 'kselftest', 'no KST| results in the console log')
+    for key, res, secs in got:
+        want = exp.get(key)
+        what = f'kselftest {key}' + (f' ({secs:.0f} s)' if secs is not None else '')
+        if res == 'PASS':
+            t.add('passed', what)
+        elif want == 'PASS':
+            t.add('failed', what, f'{res}, upstream: PASS')
+            for ln in lines:
+                if ln.startswith(f'KSTOUT| {key}: '):
+                    print('     | ' + ln[len(f'KSTOUT| {key}: '):])
+        elif want is None:
+            t.add('failed', what, f'{res}; not in {os.path.basename(args.expect)}')
+        else:
+            t.add('skipped', what, f'{res}, upstream also {want}')
+    names = {k for k, _, _ in got}
+    for key, want in exp.items():
+        if key not in names and want == 'PASS':
+            t.add('failed', f'kselftest {key}', 'did not run (upstream: PASS)')
+    t.save(args.results)
+    return 0 if t.counts['failed'] == 0 else 1
+
+
+def kselftest_expect(args):
+    got = parse_kselftest(console_lines(args.log))
+    if not got:
+        sys.exit(f'check.py: {args.log}: no KST| results')
+    summary = collections.Counter(res for _, res, _ in got)
+    with open(args.out + '.tmp', 'w') as f:
+        f.write('# kselftest results (selftests of in-tree ftrace users) of the\n'
+                '# unmodified kernel (FLAVOR=upstream): `make expectations ARCH=%s`.\n'
+                '# make check requires ours to pass every script marked PASS here.\n' % args.arch)
+        f.write(f'# base: Linux {args.base}; arch: {args.arch}; '
+                f'measured: {datetime.date.today().isoformat()}; '
+                f'run time (boot and tests, wall clock, TCG): {args.seconds} s\n')
+        f.write('# ' + ', '.join(f'{k} {v}' for k, v in sorted(summary.items())) + '\n')
+        for key, res, secs in got:
+            f.write(f'{res}\t{key}\n')
+    os.replace(args.out + '.tmp', args.out)
+    print(f'check.py: wrote {args.out}: ' +
+          ', '.join(f'{k} {v}' for k, v in sorted(summary.items())))
+    return 0
 
 
 # What ftbench (harness/guest/ftbench.c) reports; make bench tabulates it.
@@ -470,11 +559,20 @@ def main():
     fn = sub.add_parser('functions')
     for a in ('--log', '--out', '--arch', '--base'):
         fn.add_argument(a, required=True)
+    k = sub.add_parser('kselftest')
+    for a in ('--name', '--log', '--expect'):
+        k.add_argument(a, required=True)
+    k.add_argument('--results', default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
+    ke = sub.add_parser('kselftest-expect')
+    for a in ('--log', '--out', '--arch', '--base', '--seconds'):
+        ke.add_argument(a, required=True)
     t = sub.add_parser('total')
     t.add_argument('dir')
     args = p.parse_args()
     return {'judge': judge, 'expect': expect, 'functions': functions,
-            'bootcheck': bootcheck, 'total': total}[args.cmd](args)
+            'bootcheck': bootcheck, 'total': total, 'kselftest': kselftest,
+            'kselftest-expect': kselftest_expect}[args.cmd](args)
 
 
 if __name__ == '__main__':

@@ -103,6 +103,23 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 		: > "$build/logs/check-$name-bootcheck.log"
 	python3 "$top/harness/check.py" bootcheck --name "$name-bootcheck" \
 		--log "$build/logs/check-$name-bootcheck.log" --results "$results"
+
+	# The kernel's selftests of in-tree ftrace users (livepatch), where
+	# upstream's results were measured (expectations/kselftest.ARCH.txt).
+	if [ -f "$top/expectations/kselftest.$arch.txt" ]; then
+		echo "== $name: kselftests of in-tree users"
+		rm -f "$build/logs/$arch-$flavor-kselftest.log"
+		start=$(date +%s)
+		KUNIT=0 TIMEOUT=${KSELFTEST_TIMEOUT:-900} \
+			"$top/harness/qemu.sh" "$arch" "$flavor" kselftest 2>&1 |
+			grep --line-buffered -aE '^(KST\||HARNESS:|qemu:)' | sed -u 's/^/   | /'
+		echo "   guest ran $(( $(date +%s) - start )) s"
+		cp "$build/logs/$arch-$flavor-kselftest.log" "$build/logs/check-$name-kselftest.log" ||
+			: > "$build/logs/check-$name-kselftest.log"
+		python3 "$top/harness/check.py" kselftest --name "$name-kselftest" \
+			--log "$build/logs/check-$name-kselftest.log" \
+			--expect "$top/expectations/kselftest.$arch.txt" --results "$results"
+	fi
 done
 # The function tracer without dynamic ftrace (x86_64, VARIANT=nodyn): one
 # build and one short boot (harness/guest/nodyncheck.sh).

@@ -16,3 +16,14 @@ python3 "$top/harness/check.py" expect --log "$log" --out "$top/expectations/$ar
 	--arch "$arch" --base "$(make -s -C "$base" kernelversion)" --seconds "$secs"
 python3 "$top/harness/check.py" functions --log "$log" --arch "$arch" \
 	--out "$top/expectations/functions.$arch.txt" --base "$(make -s -C "$base" kernelversion)"
+# The selftests of in-tree ftrace users, where the initramfs has them
+# (harness/kselftest-root.sh): expectations/kselftest.ARCH.txt.
+if cpio -it --quiet < "$build/initramfs/$arch-upstream.cpio" | grep -qE '^(\./)?kselftest/.*/tests$'; then
+	start=$(date +%s)
+	KUNIT=0 TIMEOUT=${KSELFTEST_TIMEOUT:-900} "$top/harness/qemu.sh" "$arch" upstream kselftest > /dev/null
+	secs=$(( $(date +%s) - start ))
+	echo "expectations: the kselftest guest ran $secs s"
+	python3 "$top/harness/check.py" kselftest-expect --log "$build/logs/$arch-upstream-kselftest.log" \
+		--out "$top/expectations/kselftest.$arch.txt" --arch "$arch" \
+		--base "$(make -s -C "$base" kernelversion)" --seconds "$secs"
+fi

@@ -48,6 +48,9 @@ install -m 644 "$top"/harness/ftt/*.tc "$root/ftrace/test.d/ftrace-core/"
 install -m 755 "$top/harness/guest/bootcheck.sh" "$root/harness/bootcheck.sh"
 install -m 755 "$top/harness/guest/nodyncheck.sh" "$root/harness/nodyncheck.sh"
 [ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$root/lib/"
+# Selftests of in-tree ftrace users (livepatch) and the userland they need.
+"$top/harness/kselftest-root.sh" "$arch" "$src" "$out/modroot" "$root"
+install -m 755 "$top/harness/guest/kselftest.sh" "$root/harness/kselftest.sh"
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 

@@ -88,6 +88,11 @@ configure() {
 	frags="$frags $top/configs/kunit.config $top/configs/$arch.config"
 	# Options only the flavor's own code has (its KUnit suites).
 	if [ -f "$top/configs/$flavor.config" ]; then frags="$frags $top/configs/$flavor.config"; fi
+	# The distro fragment (in-tree ftrace users), for the arches that have
+	# a configs/distro-ARCH.config; DISTRO=0 leaves it out.
+	if [ "${DISTRO:-1}" != 0 ] && [ -f "$top/configs/distro-$arch.config" ]; then
+		frags="$frags $top/configs/distro.config $top/configs/distro-$arch.config"
+	fi
 	# A build variant's fragment comes last and overrides the others.
 	if [ -n "${VARIANT:-}" ]; then
 		[ -f "$top/configs/variant-$VARIANT.config" ] || die "no configs/variant-$VARIANT.config"

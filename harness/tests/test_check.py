@@ -195,6 +195,113 @@ class Total(unittest.TestCase):
             self.assertEqual(p.returncode, 1)
 
 
+KST_GOOD = """\
+[    0.000000] Linux version 6.1.192
+HARNESS: kernel 6.1.192 x86_64 nproc=2 mode=kselftest
+KSTOUT| livepatch/test-livepatch.sh: TEST: basic function patching ... ok
+KST| PASS livepatch/test-livepatch.sh rc=0 seconds=12.5
+KSTOUT| livepatch/test-state.sh: TEST: system state modification ... not ok
+KSTOUT| livepatch/test-state.sh: -livepatch: WARNING: just text of the script
+KST| FAIL livepatch/test-state.sh rc=1 seconds=3.0
+KST| SKIP livepatch/test-ftrace.sh rc=4 seconds=0.1
+DMESG| [    1.000000] livepatch: enabling patch 'test_klp_livepatch'
+HARNESS: kselftest ran 3 scripts
+HARNESS: done
+"""
+KST_EXPECT = """\
+# upstream
+PASS\tlivepatch/test-livepatch.sh
+FAIL\tlivepatch/test-state.sh
+SKIP\tlivepatch/test-ftrace.sh
+"""
+
+
+class Kselftest(unittest.TestCase):
+    def run_judge(self, log, expect=KST_EXPECT):
+        with tempfile.TemporaryDirectory() as d:
+            paths = {n: os.path.join(d, n) for n in ('log', 'exp')}
+            write(paths['log'], log)
+            write(paths['exp'], expect)
+            p = subprocess.run([sys.executable, CHECK, 'kselftest', '--name', 't',
+                                '--log', paths['log'], '--expect', paths['exp'],
+                                '--results', d], capture_output=True, text=True)
+            return p.returncode, p.stdout, read_counts(os.path.join(d, 't'))
+
+    def test_good(self):
+        rc, out, counts = self.run_judge(KST_GOOD)
+        self.assertEqual(rc, 0, out)
+        # ran to the end, clean log, one pass; two that upstream fails too
+        self.assertEqual(counts, {'passed': 3, 'failed': 0, 'skipped': 2})
+        self.assertIn('kselftest livepatch/test-livepatch.sh (12 s)', out)
+
+    def test_upstream_pass_fails_here(self):
+        log = KST_GOOD.replace('KST| PASS livepatch/test-livepatch.sh rc=0',
+                               'KST| FAIL livepatch/test-livepatch.sh rc=1')
+        rc, out, counts = self.run_judge(log)
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL t: kselftest livepatch/test-livepatch.sh', out)
+        self.assertIn('upstream: PASS', out)
+        # the script's output is shown
+        self.assertIn('basic function patching', out)
+
+    def test_upstream_pass_skipped_here_fails(self):
+        log = KST_GOOD.replace('KST| PASS livepatch/test-livepatch.sh rc=0',
+                               'KST| SKIP livepatch/test-livepatch.sh rc=4')
+        rc, out, _ = self.run_judge(log)
+        self.assertEqual(rc, 1)
+
+    def test_missing_script_fails(self):
+        log = '\n'.join(ln for ln in KST_GOOD.splitlines()
+                        if 'KST| PASS' not in ln) + '\n'
+        rc, out, _ = self.run_judge(log)
+        self.assertEqual(rc, 1)
+        self.assertIn('did not run (upstream: PASS)', out)
+
+    def test_new_script_must_pass(self):
+        log = KST_GOOD.replace('HARNESS: kselftest ran',
+                               'KST| FAIL livepatch/test-new.sh rc=1\nHARNESS: kselftest ran')
+        rc, out, _ = self.run_judge(log)
+        self.assertEqual(rc, 1)
+        self.assertIn('not in', out)
+
+    def test_no_results_fails(self):
+        log = '\n'.join(ln for ln in KST_GOOD.splitlines()
+                        if not ln.startswith('KST| ')) + '\n'
+        rc, out, _ = self.run_judge(log, expect='# nothing\n')
+        self.assertEqual(rc, 1)
+        self.assertIn('no KST| results', out)
+
+    def test_oops_in_dmesg_fails(self):
+        log = KST_GOOD.replace('HARNESS: kselftest ran',
+                               'DMESG| [    9.000000] BUG: kernel NULL pointer dereference\n'
+                               'HARNESS: kselftest ran')
+        rc, out, _ = self.run_judge(log)
+        self.assertEqual(rc, 1)
+        self.assertIn('kernel log clean', out)
+
+    def test_script_output_is_not_the_kernel_log(self):
+        # KSTOUT| lines hold "WARNING:" in the script's text: not an oops
+        rc, out, _ = self.run_judge(KST_GOOD)
+        self.assertEqual(rc, 0, out)
+
+    def test_no_done_fails(self):
+        rc, out, _ = self.run_judge(KST_GOOD.replace('HARNESS: done\n', ''))
+        self.assertEqual(rc, 1)
+
+    def test_expect_roundtrip(self):
+        with tempfile.TemporaryDirectory() as d:
+            log, out = os.path.join(d, 'log'), os.path.join(d, 'exp')
+            write(log, KST_GOOD)
+            p = subprocess.run([sys.executable, CHECK, 'kselftest-expect', '--log', log,
+                                '--out', out, '--arch', 'x86_64', '--base', '6.1.192',
+                                '--seconds', '99'], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(check.read_expectations(out), {
+                'livepatch/test-livepatch.sh': 'PASS',
+                'livepatch/test-state.sh': 'FAIL',
+                'livepatch/test-ftrace.sh': 'SKIP'})
+
+
 if __name__ == '__main__':
     unittest.main()
 

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# kselftest-root.sh ARCH SRC MODROOT ROOT: put the kernel's own selftests of
+# in-tree ftrace users (today tools/testing/selftests/livepatch) and the
+# userland they need into the guest root ROOT.  initramfs.sh calls it.
+#
+# A selftest directory goes in only when its test modules were built (the
+# distro fragment, configs/distro-ARCH.config).  The livepatch scripts need
+# bash, coreutils (mktemp --tmpdir, comm --nocheck-order, /bin/stat
+# --format), diff --label, procps' sysctl --values and kmod's modprobe
+# --dry-run and modinfo: busybox has none of these.  They are the build
+# machine's own Debian binaries (bash, coreutils, diffutils, procps, kmod)
+# with the shared libraries they load, so this works only when the build
+# machine's Debian architecture is the guest's; otherwise the selftests are
+# left out (and make check reports that).  They go to /opt/deb/bin, which
+# only the guest's kselftest mode puts on PATH: ftracetest keeps busybox.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:?ARCH}; src=${2:?SRC}; modroot=${3:?MODROOT}; root=${4:?ROOT}
+case "$arch" in x86_64) deb=amd64 ;; arm64) deb=arm64 ;; *) deb=none ;; esac
+
+dirs=
+if find "$modroot" -name 'test_klp_livepatch.ko*' 2>/dev/null | grep -q .; then
+	dirs="$dirs livepatch"
+fi
+[ -n "$dirs" ] || exit 0
+if [ "$(dpkg --print-architecture)" != "$deb" ]; then
+	echo "kselftest-root: the build machine is not $deb: no selftests of in-tree users in the guest" >&2
+	exit 0
+fi
+
+# The binaries, and every shared library they load (and the loader), at
+# the paths they have on the build machine.
+bins="/usr/bin/bash /usr/bin/mktemp /usr/bin/comm /usr/bin/stat /usr/bin/diff
+      /usr/sbin/sysctl /usr/bin/kmod"
+mkdir -p "$root/opt/deb/bin"
+for b in $bins; do
+	install -m 755 "$(readlink -f "$b")" "$root/opt/deb/bin/$(basename "$b")"
+done
+for l in modprobe modinfo rmmod insmod lsmod depmod; do ln -sf kmod "$root/opt/deb/bin/$l"; done
+for lib in $(ldd $bins | grep -o '/[^ ]*\.so[^ ]*' | sort -u); do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+
+mkdir -p "$root/kselftest"
+for d in $dirs; do
+	cp -a "$src/tools/testing/selftests/$d" "$root/kselftest/$d"
+	# The scripts to run, in the order of the Makefile's TEST_PROGS.
+	sed -n '/^TEST_PROGS[ :]*=/,/^$/p' "$src/tools/testing/selftests/$d/Makefile" |
+		grep -o '[A-Za-z0-9_.-]*\.sh' > "$root/kselftest/$d/tests"
+done
+echo "kselftest-root: $dirs" >&2
