@@ -19,7 +19,7 @@ arch=${1:?ARCH}; src=${2:?SRC}; modroot=${3:?MODROOT}; root=${4:?ROOT}
 case "$arch" in x86_64) deb=amd64 ;; arm64) deb=arm64 ;; *) deb=none ;; esac
 
 dirs=
-if find "$modroot" -name 'test_klp_livepatch.ko*' 2>/dev/null | grep -q .; then
+if find "$modroot" -name 'test_klp_livepatch.ko*' -print -quit 2>/dev/null | grep -q .; then
 	dirs="$dirs livepatch"
 fi
 [ -n "$dirs" ] || exit 0
