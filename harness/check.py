@@ -318,6 +318,7 @@ def bootcheck(args):
     return 0 if t.counts['failed'] == 0 else 1
 
 
+KST_RAN = re.compile(r'^HARNESS: kselftest ran (\d+) scripts')
 KST_LINE = re.compile(r'^KST\| (PASS|FAIL|SKIP) (\S+)(?: rc=(\d+))?(?: seconds=([0-9.]+))?')
 
 
@@ -372,9 +373,16 @@ def kselftest(args):
 
 
 def kselftest_expect(args):
-    got = parse_kselftest(console_lines(args.log))
+    lines = list(console_lines(args.log))
+    got = parse_kselftest(lines)
     if not got:
         sys.exit(f'check.py: {args.log}: no KST| results')
+    # Only a whole run makes expectations: the guest finished and ran as
+    # many scripts as it reported.
+    ran = [m for m in map(KST_RAN.match, lines) if m]
+    if (not any(ln.startswith('HARNESS: done') for ln in lines) or not ran
+            or int(ran[-1].group(1)) != len(got)):
+        sys.exit(f'check.py: {args.log}: the kselftest run is incomplete')
     summary = collections.Counter(res for _, res, _ in got)
     with open(args.out + '.tmp', 'w') as f:
         f.write('# kselftest results (selftests of in-tree ftrace users) of the\n'

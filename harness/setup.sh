@@ -38,17 +38,29 @@ for arch in amd64 arm64 armhf; do
 	fi
 done
 
-# apt_update: refresh the indexes, tried once more after a pause.  A failure
-# does not stop setup: apt exits 100 when any one index fails, and one has
-# since 21 Nov 2026 on this workplace's mirror (bookworm-security's armhf
-# Packages.xz: "File has unexpected size ... Mirror sync in progress?"),
-# failing CI, while all that setup fetches comes from indexes that do load.  What
-# apt then really cannot find fails below with apt's own error.
+# apt_update: refresh the indexes, tried once more after a pause.  apt
+# exits 100 when any one index fails, and one has since 21 Nov 2026 on this
+# workplace's mirror (bookworm-security's armhf Packages.xz: "File has
+# unexpected size ... Mirror sync in progress?"), failing CI, though only
+# busybox-static comes from armhf.  So a foreign arch's index may fail and
+# setup goes on (apt then fails on what it really cannot find); a failed
+# index of this machine's own arch stops setup: an old index could install
+# another linux-source-6.1 than the one the expectations were measured on.
 apt_update() {
-	apt-get update -qq -o Acquire::Retries=3 && return 0
-	sleep 15
-	apt-get update -qq -o Acquire::Retries=3 && return 0
-	echo "setup: apt-get update failed for some index (above); going on with what loaded" >&2
+	local err native try
+	native=$(dpkg --print-architecture)
+	for try in 1 2; do
+		err=$(apt-get update -qq -o Acquire::Retries=3 2>&1) && return 0
+		echo "$err" >&2
+		[ $try = 1 ] && sleep 15
+	done
+	if echo "$err" | grep -E '^E: ' | grep -vE 'Some index files failed' |
+	   grep -vE "binary-[a-z0-9]+/" > /dev/null ||
+	   echo "$err" | grep -E "binary-$native/" > /dev/null; then
+		echo "setup: apt-get update failed (above)" >&2
+		exit 1
+	fi
+	echo "setup: apt-get update failed only for foreign arches' indexes (above); going on" >&2
 }
 
 export DEBIAN_FRONTEND=noninteractive

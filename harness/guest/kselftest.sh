@@ -29,6 +29,7 @@ for d in /kselftest/*/; do
 		n=$((n + 1))
 	done
 done
-echo "$level" > /proc/sys/kernel/printk
+# The dump first, so that no late console message splits its lines.
 dmesg | sed 's/^/DMESG| /'
+echo "$level" > /proc/sys/kernel/printk
 echo "HARNESS: kselftest ran $n scripts"
