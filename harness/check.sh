@@ -12,6 +12,8 @@
 #   3. x86_64 without DYNAMIC_FTRACE (VARIANT=nodyn): build, boot once,
 #      judge the CHECK| lines of harness/guest/nodyncheck.sh.
 #   4. per arch in SMOKE_ARCHES (default arm): build, boot, smoke test.
+# All kernels build in the background from the start, in that order, at the
+# lowest priority, while the steps run; each step waits for its own.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 full=${1:-}
@@ -42,19 +44,48 @@ host_suite() {
 	printf 'passed %s\nfailed %s\nskipped %s\n' "$p" "$f" "$s" > "$results/host-$name"
 }
 
+"$top/harness/kernel.sh" unpack > "$build/logs/unpack.log" 2>&1 || tail "$build/logs/unpack.log"
+
+# Every kernel of the run is built in the background from the start, one
+# after another at the lowest CPU priority: the builds take the CPU time
+# that the host tests and the guests leave (an x86_64 guest runs in one
+# host thread, so one core of two is otherwise idle), and each step below
+# waits only for its own kernel (wait_kernel).  Logs as before:
+# build/logs/kernel-NAME.log.
+arches=${ARCHES:-x86_64 arm64}
+bq="$build/buildq"
+rm -rf "$bq"; mkdir -p "$bq"
+specs=
+for arch in $arches; do specs="$specs $arch:$arch-$flavor:"; done
+[[ " $arches " == *" x86_64 "* ]] && specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn"
+for arch in ${SMOKE_ARCHES-arm}; do specs="$specs $arch:$arch-$flavor:"; done
+(
+	for spec in $specs; do
+		IFS=: read -r arch name variant <<< "$spec"
+		VARIANT=$variant nice -n 19 "$top/harness/kernel.sh" "$arch" "$flavor" \
+			> "$build/logs/kernel-$name.log" 2>&1
+		echo $? > "$bq/$name.rc.tmp" && mv "$bq/$name.rc.tmp" "$bq/$name.rc"
+	done
+) &
+bq_pid=$!
+# wait_kernel NAME: wait for the background build of NAME; true if it built.
+wait_kernel() {
+	while [ ! -f "$bq/$1.rc" ] && kill -0 "$bq_pid" 2>/dev/null; do sleep 5; done
+	[ "$(cat "$bq/$1.rc" 2>/dev/null)" = 0 ]
+}
+
 host_suite harness-check python3 -m unittest discover -s "$top/harness/tests" -v
 # Every name of 6.1's ftrace.c that the rest of the tree uses is ours too.
-"$top/harness/kernel.sh" unpack > "$build/logs/unpack.log" 2>&1 || tail "$build/logs/unpack.log"
 host_suite ftrace-symbols python3 "$top/harness/symbols.py" "$base" "$top"
 for t in "$top"/scripts/tests/run.sh; do
 	[ -x "$t" ] && host_suite recordmcount "$t"
 done
 
-for arch in ${ARCHES:-x86_64 arm64}; do
+for arch in $arches; do
 	name="$arch-$flavor"
 	fail() { echo "FAIL $name: $1"; printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"; }
 	echo "== $name: kernel"
-	if ! "$top/harness/kernel.sh" "$arch" "$flavor" > "$build/logs/kernel-$name.log" 2>&1; then
+	if ! wait_kernel "$name"; then
 		tail -n 30 "$build/logs/kernel-$name.log"; fail "kernel build"; continue
 	fi
 	grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
@@ -131,10 +162,10 @@ for arch in ${ARCHES:-x86_64 arm64}; do
 done
 # The function tracer without dynamic ftrace (x86_64, VARIANT=nodyn): one
 # build and one short boot (harness/guest/nodyncheck.sh).
-if [[ " ${ARCHES:-x86_64 arm64} " == *" x86_64 "* ]]; then
+if [[ " $arches " == *" x86_64 "* ]]; then
 	name="x86_64-$flavor-nodyn"
 	echo "== $name: kernel without DYNAMIC_FTRACE, and one boot"
-	if VARIANT=nodyn "$top/harness/kernel.sh" x86_64 "$flavor" > "$build/logs/kernel-$name.log" 2>&1 &&
+	if wait_kernel "$name" &&
 	   VARIANT=nodyn "$top/harness/initramfs.sh" x86_64 "$flavor" > /dev/null; then
 		grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
 		rm -f "$build/logs/$name-nodyncheck.log"
@@ -155,6 +186,9 @@ fi
 # whose call sites our recordmcount records.  SMOKE_ARCHES= skips them.
 for arch in ${SMOKE_ARCHES-arm}; do
 	echo "== $arch-$flavor: build, boot, smoke test"
+	# smoke.sh runs kernel.sh itself, a no-op once the background build is done.
+	wait_kernel "$arch-$flavor"
 	"$top/harness/smoke.sh" "$arch" "$flavor"
 done
+wait "$bq_pid"
 python3 "$top/harness/check.py" total "$results"
