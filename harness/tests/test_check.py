@@ -301,6 +301,20 @@ class Kselftest(unittest.TestCase):
                 'livepatch/test-state.sh': 'FAIL',
                 'livepatch/test-ftrace.sh': 'SKIP'})
 
+    def test_expect_refuses_incomplete_run(self):
+        # a guest that stopped after some scripts, or whose count disagrees
+        for log in (KST_GOOD.replace('HARNESS: done\n', ''),
+                    KST_GOOD.replace('ran 3 scripts', 'ran 4 scripts')):
+            with tempfile.TemporaryDirectory() as d:
+                lp, out = os.path.join(d, 'log'), os.path.join(d, 'exp')
+                write(lp, log)
+                p = subprocess.run([sys.executable, CHECK, 'kselftest-expect', '--log', lp,
+                                    '--out', out, '--arch', 'x86_64', '--base', '6.1.192',
+                                    '--seconds', '99'], capture_output=True, text=True)
+                self.assertNotEqual(p.returncode, 0)
+                self.assertIn('incomplete', p.stderr)
+                self.assertFalse(os.path.exists(out))
+
 
 if __name__ == '__main__':
     unittest.main()
