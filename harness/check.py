@@ -153,6 +153,19 @@ def read_expectations(path):
     return exp
 
 
+def finished(lines):
+    """Did the guest run to its end ("HARNESS: done")?"""
+    return any(ln.startswith('HARNESS: done') for ln in lines)
+
+
+def check_finished(t, lines):
+    """One result: the guest ran to its end."""
+    if finished(lines):
+        t.add('passed', 'guest ran to the end')
+    else:
+        t.add('failed', 'guest ran to the end', 'no "HARNESS: done": crash, hang or timeout')
+
+
 def check_log_clean(t, lines, own_prefixes):
     """One result: no kernel oops/BUG/WARNING/panic line in the console
     (lines starting with OWN_PREFIXES are the harness's, not the kernel's).
@@ -171,10 +184,7 @@ def judge(args):
     t = Tally(args.name)
     lines = list(console_lines(args.log))
     header = [ln for ln in lines if ln.startswith('HARNESS: kernel')]
-    if any(ln.startswith('HARNESS: done') for ln in lines):
-        t.add('passed', 'guest ran to the end')
-    else:
-        t.add('failed', 'guest ran to the end', 'no "HARNESS: done": crash, hang or timeout')
+    check_finished(t, lines)
     m = re.search(r'nproc=(\d+)', header[0]) if header else None
     if m and int(m.group(1)) >= 2:
         t.add('passed', f'guest is SMP (nproc={m.group(1)})')
@@ -293,10 +303,7 @@ def judge_finished_clean(t, lines, kernel):
     """Two results: the guest printed "HARNESS: done", and none of the
     @kernel lines (the console without the harness's own) is an oops,
     BUG, WARNING, panic, stall or lockup."""
-    if any(ln.startswith('HARNESS: done') for ln in lines):
-        t.add('passed', 'guest ran to the end')
-    else:
-        t.add('failed', 'guest ran to the end', 'no "HARNESS: done": crash, hang or timeout')
+    check_finished(t, lines)
     check_log_clean(t, kernel, ())
 
 
@@ -380,7 +387,7 @@ def kselftest_expect(args):
     # Only a whole run makes expectations: the guest finished and ran as
     # many scripts as it reported.
     ran = [m for m in map(KST_RAN.match, lines) if m]
-    if (not any(ln.startswith('HARNESS: done') for ln in lines) or not ran
+    if (not finished(lines) or not ran
             or int(ran[-1].group(1)) != len(got)):
         sys.exit(f'check.py: {args.log}: the kselftest run is incomplete')
     summary = collections.Counter(res for _, res, _ in got)

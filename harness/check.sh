@@ -74,6 +74,31 @@ wait_kernel() {
 	[ "$(cat "$bq/$1.rc" 2>/dev/null)" = 0 ]
 }
 
+# boot_guest TRIES NAME LOG PATTERN CMD...: run CMD (a harness/qemu.sh
+# boot that logs its console to LOG), show the console lines that match
+# PATTERN as they come, and copy LOG to build/logs/check-NAME.log (empty if
+# QEMU wrote none, which the judge fails).  With TRIES=2 a guest that did
+# not finish is booted once more: on x86_64, QEMU 7.2's TCG now and then
+# livelocks while the kernel patches text (seen on the unmodified kernel
+# too: a CPU trapping on the same int3 forever, then an RCU stall).  The
+# first attempt stays visible as a skip with its log; a second failure is
+# judged like any other run.
+boot_guest() {
+	local tries=$1 name=$2 log=$3 pattern=$4 try out
+	shift 4
+	out="$build/logs/check-$name.log"
+	for try in $(seq "$tries"); do
+		rm -f "$log"
+		"$@" 2>&1 | grep --line-buffered -aE "$pattern" | sed -u 's/^/   | /'
+		cp "$log" "$out" 2>/dev/null || : > "$out"
+		grep -q '^HARNESS: done' "$out" && return
+		[ "$try" = "$tries" ] && return
+		mv "$out" "$build/logs/check-$name.try1.log"
+		echo "skip $name: first boot did not finish; booting again (log: build/logs/check-$name.try1.log)"
+		printf 'passed 0\nfailed 0\nskipped 1\n' > "$results/$name-try1"
+	done
+}
+
 host_suite harness-check python3 -m unittest discover -s "$top/harness/tests" -v
 # Every name of 6.1's ftrace.c that the rest of the tree uses is ours too.
 host_suite ftrace-symbols python3 "$top/harness/symbols.py" "$base" "$top"
@@ -99,23 +124,10 @@ for arch in $arches; do
 	[ -n "$ftt" ] && ftt="$ftt,test.d/ftrace-core"
 	echo "== $name: KUnit and ftracetest ${ftt:-(all cases)}"
 	start=$(date +%s)
-	# A guest that does not finish is booted once more: on x86_64, QEMU 7.2's
-	# TCG now and then livelocks while the kernel patches text (seen on the
-	# unmodified kernel too: a CPU trapping on the same int3 forever, then an
-	# RCU stall).  The first attempt stays visible as a skip with its log; a
-	# second failure is judged like any other run.
-	for try in 1 2; do
-		# Progress: the guest's ftracetest result lines as they come.
-		KUNIT=1 TIMEOUT=${TIMEOUT:-1200} "$top/harness/qemu.sh" "$arch" "$flavor" ftracetest "$ftt" \
-			2>&1 | grep --line-buffered -aE '^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):' |
-			sed -u 's/^/   | /'
-		cp "$build/logs/$arch-$flavor-ftracetest.log" "$build/logs/check-$name.log"
-		grep -q '^HARNESS: done' "$build/logs/check-$name.log" && break
-		[ $try = 2 ] && break
-		mv "$build/logs/check-$name.log" "$build/logs/check-$name.try1.log"
-		echo "skip $name: first boot did not finish; booting again (log: build/logs/check-$name.try1.log)"
-		printf 'passed 0\nfailed 0\nskipped 1\n' > "$results/$name-try1"
-	done
+	# Progress: the guest's ftracetest result lines as they come.
+	boot_guest 2 "$name" "$build/logs/$arch-$flavor-ftracetest.log" \
+		'^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):' \
+		env KUNIT=1 TIMEOUT="${TIMEOUT:-1200}" "$top/harness/qemu.sh" "$arch" "$flavor" ftracetest "$ftt"
 	echo "   guest ran $(( $(date +%s) - start )) s; console: build/logs/check-$name.log"
 	python3 "$top/harness/check.py" judge --name "$name" --kunit $subset \
 		--log "$build/logs/check-$name.log" --expect "$top/expectations/$arch.txt" \
@@ -125,13 +137,10 @@ for arch in $arches; do
 	# One more short boot: what the ftrace boot parameters set up, with a
 	# bad word in each list (harness/guest/bootcheck.sh).
 	echo "== $name: boot parameters"
-	rm -f "$build/logs/$arch-$flavor-bootcheck.log"
-	APPEND="$bootcheck_append" KUNIT=0 TIMEOUT=${BOOTCHECK_TIMEOUT:-600} \
-		"$top/harness/qemu.sh" "$arch" "$flavor" bootcheck 2>&1 |
-		grep --line-buffered -aE '^(CHECK\||HARNESS:|qemu:)' | sed -u 's/^/   | /'
-	# No console log at all (QEMU did not start) is judged as an empty one.
-	cp "$build/logs/$arch-$flavor-bootcheck.log" "$build/logs/check-$name-bootcheck.log" ||
-		: > "$build/logs/check-$name-bootcheck.log"
+	boot_guest 1 "$name-bootcheck" "$build/logs/$arch-$flavor-bootcheck.log" \
+		'^(CHECK\||HARNESS:|qemu:)' \
+		env APPEND="$bootcheck_append" KUNIT=0 TIMEOUT="${BOOTCHECK_TIMEOUT:-600}" \
+		"$top/harness/qemu.sh" "$arch" "$flavor" bootcheck
 	python3 "$top/harness/check.py" bootcheck --name "$name-bootcheck" \
 		--log "$build/logs/check-$name-bootcheck.log" --results "$results"
 
@@ -140,20 +149,10 @@ for arch in $arches; do
 	if [ -f "$top/expectations/kselftest.$arch.txt" ]; then
 		echo "== $name: kselftests of in-tree users"
 		start=$(date +%s)
-		# Booted once more if it does not finish, as the ftracetest boot.
-		for try in 1 2; do
-			rm -f "$build/logs/$arch-$flavor-kselftest.log"
-			KUNIT=0 TIMEOUT=${KSELFTEST_TIMEOUT:-900} \
-				"$top/harness/qemu.sh" "$arch" "$flavor" kselftest 2>&1 |
-				grep --line-buffered -aE '^(KST\||HARNESS:|qemu:)' | sed -u 's/^/   | /'
-			cp "$build/logs/$arch-$flavor-kselftest.log" "$build/logs/check-$name-kselftest.log" ||
-				: > "$build/logs/check-$name-kselftest.log"
-			grep -q '^HARNESS: done' "$build/logs/check-$name-kselftest.log" && break
-			[ $try = 2 ] && break
-			mv "$build/logs/check-$name-kselftest.log" "$build/logs/check-$name-kselftest.try1.log"
-			echo "skip $name-kselftest: first boot did not finish; booting again (log: build/logs/check-$name-kselftest.try1.log)"
-			printf 'passed 0\nfailed 0\nskipped 1\n' > "$results/$name-kselftest-try1"
-		done
+		boot_guest 2 "$name-kselftest" "$build/logs/$arch-$flavor-kselftest.log" \
+			'^(KST\||HARNESS:|qemu:)' \
+			env KUNIT=0 TIMEOUT="${KSELFTEST_TIMEOUT:-900}" \
+			"$top/harness/qemu.sh" "$arch" "$flavor" kselftest
 		echo "   guest ran $(( $(date +%s) - start )) s"
 		python3 "$top/harness/check.py" kselftest --name "$name-kselftest" \
 			--log "$build/logs/check-$name-kselftest.log" \
@@ -168,12 +167,9 @@ if [[ " $arches " == *" x86_64 "* ]]; then
 	if wait_kernel "$name" &&
 	   VARIANT=nodyn "$top/harness/initramfs.sh" x86_64 "$flavor" > /dev/null; then
 		grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
-		rm -f "$build/logs/$name-nodyncheck.log"
-		VARIANT=nodyn KUNIT=0 TIMEOUT=${BOOTCHECK_TIMEOUT:-600} \
-			"$top/harness/qemu.sh" x86_64 "$flavor" nodyncheck 2>&1 |
-			grep --line-buffered -aE '^(CHECK\||HARNESS:|qemu:)' | sed -u 's/^/   | /'
-		cp "$build/logs/$name-nodyncheck.log" "$build/logs/check-$name.log" ||
-			: > "$build/logs/check-$name.log"
+		boot_guest 1 "$name" "$build/logs/$name-nodyncheck.log" '^(CHECK\||HARNESS:|qemu:)' \
+			env VARIANT=nodyn KUNIT=0 TIMEOUT="${BOOTCHECK_TIMEOUT:-600}" \
+			"$top/harness/qemu.sh" x86_64 "$flavor" nodyncheck
 		python3 "$top/harness/check.py" bootcheck --name "$name" --what "no dynamic ftrace" \
 			--log "$build/logs/check-$name.log" --results "$results"
 	else
