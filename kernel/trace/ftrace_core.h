@@ -80,6 +80,28 @@ static inline bool ftrace_ops_is_direct(struct ftrace_ops *ops)
 	       (ops->flags & FTRACE_OPS_FL_DIRECT);
 }
 
+/* ftrace_direct.c: an IP mover and the direct ops it shares functions with. */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+int ftrace_register_ipmodify(struct ftrace_ops *ops);
+void ftrace_ipmodify_gone(struct ftrace_ops *ops);
+#else
+static inline int ftrace_register_ipmodify(struct ftrace_ops *ops)
+{
+	return -EINVAL;
+}
+
+static inline void ftrace_ipmodify_gone(struct ftrace_ops *ops)
+{
+}
+#endif
+
+/* Must registering @ops tell direct ops on its functions (ftrace_direct.c)? */
+static inline bool ftrace_ipmodify_shares(struct ftrace_ops *ops)
+{
+	return IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) &&
+	       (ops->flags & FTRACE_OPS_FL_IPMODIFY);
+}
+
 #ifdef CONFIG_DYNAMIC_FTRACE
 /*
  * A call-site record is eight bytes: the site's offset from its block's base

@@ -233,14 +233,152 @@ static struct ftrace_hash *multi_ips(struct ftrace_ops *ops)
 				NULL;
 }
 
+/*
+ * A direct ops and one ops that moves the IP (livepatch, a kprobe with a
+ * post handler) may share a function.  The register-saving caller then
+ * runs the IP mover first and continues into the direct target with the
+ * IP it chose as the return address, so a target that calls the function
+ * itself (a BPF trampoline with fexit programs) must call through that
+ * address rather than the function's own body.  The direct ops' owner is
+ * told, through ops->ops_func, and may rebuild its target first:
+ *
+ *   SELF          a direct ops is registered or moved onto a function an
+ *                 IP mover has (-EAGAIN: rebuild the target, try again)
+ *   PEER          an IP mover is registered on a function a direct ops has
+ *   DISABLE_PEER  that IP mover went (errors are ignored)
+ *
+ * A direct ops without ops_func (direct_ops) does not share: -EBUSY, and
+ * the planner refuses such a site too.  direct_mutex is held throughout,
+ * so no direct ops comes or goes while an owner is being told.
+ */
+
+/* The first registered ops with any of @flags that wants @ip, or NULL. */
+static struct ftrace_ops *ops_on(unsigned long ip, unsigned long flags)
+{
+	struct ftrace_ops *op;
+
+	lockdep_assert_held(&ftrace_lock);
+	for_each_ftrace_ops(op)
+		if ((op->flags & flags) && (op->flags & FTRACE_OPS_FL_ENABLED) &&
+		    ftrace_ops_wants(op, ip))
+			return op;
+	return NULL;
+}
+
+/* Does a registered IP mover want one of the functions in @ips? */
+static bool ipmodify_on_any(struct ftrace_hash *ips)
+{
+	struct ftrace_func_entry *e;
+	unsigned long i;
+
+	if (ftrace_hash_empty(ips))
+		return false;
+	guard(mutex)(&ftrace_lock);
+	for_each_hash_entry(ips, i, e)
+		if (ops_on(e->ip, FTRACE_OPS_FL_IPMODIFY))
+			return true;
+	return false;
+}
+
+/* SELF: may direct ops @ops go onto the functions of @ips? */
+static int share_self(struct ftrace_ops *ops, struct ftrace_hash *ips)
+{
+	lockdep_assert_held(&direct_mutex);
+	if (!ipmodify_on_any(ips))
+		return 0;
+	if (!ops->ops_func)
+		return -EBUSY;
+	return ops->ops_func(ops, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF);
+}
+
+/*
+ * Tell the owner of each direct ops on a function of IP mover @ops about
+ * it (@cmd: PEER or DISABLE_PEER).  Return: the first error, for PEER.
+ */
+static int tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
+{
+	struct ftrace_ops *op, *last = NULL;
+	struct ftrace_func_entry *e;
+	struct ftrace_hash *ips;
+	unsigned long i;
+	int ret;
+
+	lockdep_assert_held(&direct_mutex);
+	ips = rcu_dereference_raw(ops->func_hash->filter_hash);
+	if (ftrace_hash_empty(ips))
+		return 0;
+	for_each_hash_entry(ips, i, e) {
+		scoped_guard(mutex, &ftrace_lock)
+			op = ops_on(e->ip, FTRACE_OPS_FL_DIRECT);
+		if (!op || op == last)
+			continue;
+		last = op;
+		if (cmd == FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER) {
+			if (op->ops_func)
+				op->ops_func(op, cmd);
+			continue;
+		}
+		if (!op->ops_func)
+			return -EBUSY;
+		ret = op->ops_func(op, cmd);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * ftrace_register_ipmodify - register IP mover @ops, telling direct peers
+ * @ops: an unregistered ops with FTRACE_OPS_FL_IPMODIFY
+ *
+ * Return: 0, or the error of a peer's ops_func or of registering @ops.
+ */
+int ftrace_register_ipmodify(struct ftrace_ops *ops)
+{
+	int ret;
+
+	guard(mutex)(&direct_mutex);
+	ret = tell_peers(ops, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER);
+	if (ret)
+		return ret;
+	guard(mutex)(&ftrace_lock);
+	return ftrace_startup(ops, 0);
+}
+
+/**
+ * ftrace_ipmodify_gone - IP mover @ops was unregistered: tell direct peers
+ * @ops: the ops, no longer registered
+ */
+void ftrace_ipmodify_gone(struct ftrace_ops *ops)
+{
+	guard(mutex)(&direct_mutex);
+	tell_peers(ops, FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER);
+}
+
+/*
+ * What makes @ops a direct ops.  It is not an IP mover itself (as in 6.1,
+ * IPMODIFY is dropped).  The owner of a BPF trampoline clears ->func and
+ * ->trampoline before it calls again after -EAGAIN from ops_func, also on
+ * a registered ops; each register and modify call sets them again.
+ */
+static void direct_multi_setup(struct ftrace_ops *ops)
+{
+	ops->flags &= ~FTRACE_OPS_FL_IPMODIFY;
+	ops->flags |= DIRECT_MULTI_FLAGS;
+	/* Not 0: the arch must not give it a trampoline of its own. */
+	ops->trampoline = FTRACE_REGS_ADDR;
+	WRITE_ONCE(ops->func, direct_call);
+}
+
 /**
  * register_ftrace_direct_multi - make the functions of @ops call @addr
  * @ops: an unregistered ops whose filter holds the functions
  * @addr: the target trampoline
  *
  * Return: 0, -EINVAL if @ops is registered or its filter is empty, -EBUSY
- * if one of its functions has a direct target already, or the error of
- * registering @ops.
+ * if one of its functions has a direct target already (or an IP mover and
+ * @ops has no ops_func), the error of @ops->ops_func (-EAGAIN: rebuild the
+ * target and call again), or the error of registering @ops.
  */
 int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 {
@@ -257,13 +395,13 @@ int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 	for_each_hash_entry(ips, i, e)
 		if (ftrace_find_rec_direct(e->ip))
 			return -EBUSY;
+	ret = share_self(ops, ips);
+	if (ret)
+		return ret;
 	ret = direct_set_many(ips, addr);
 	if (ret)
 		return ret;
-	ops->func = direct_call;
-	ops->flags |= DIRECT_MULTI_FLAGS;
-	/* Not 0: the arch must not give it a trampoline of its own. */
-	ops->trampoline = FTRACE_REGS_ADDR;
+	direct_multi_setup(ops);
 	ret = register_ftrace_function(ops);
 	if (ret)
 		direct_set_many(ips, 0);
@@ -306,7 +444,8 @@ EXPORT_SYMBOL_GPL(unregister_ftrace_direct_multi);
  * the targets change, a stub ops shares @ops' functions, so their sites go
  * through the list function and never call a target half way through.
  *
- * Return: 0, -EINVAL if @ops is not registered, or another error.
+ * Return: 0, -EINVAL if @ops is not registered, the error of
+ * @ops->ops_func (as for register_ftrace_direct_multi()), or another error.
  */
 int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops,
 				      unsigned long addr)
@@ -322,6 +461,11 @@ int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops,
 	if (!(ops->flags & FTRACE_OPS_FL_ENABLED) ||
 	    !(ops->flags & FTRACE_OPS_FL_DIRECT))
 		return -EINVAL;
+	direct_multi_setup(ops);
+	/* A new target must know whether it shares with an IP mover. */
+	ret = share_self(ops, multi_ips(ops));
+	if (ret)
+		return ret;
 	ret = register_ftrace_function(&stub);
 	if (ret)
 		return ret;

@@ -119,9 +119,17 @@ static __always_inline void ops_list_walk(unsigned long ip,
 	if (bit < 0)
 		return;
 	for (op = rcu_dereference_raw(ftrace_ops_list); op != &ftrace_list_end;
-	     op = rcu_dereference_raw(op->next))
-		if (ops_call_here(op, ip, have_regs))
-			op->func(ip, parent_ip, op, fregs);
+	     op = rcu_dereference_raw(op->next)) {
+		ftrace_func_t func = READ_ONCE(op->func);
+
+		/*
+		 * The owner of a BPF trampoline clears ->func of its
+		 * registered ops for a moment when ops_func asks it to
+		 * rebuild (kernel/bpf/trampoline.c); skip it meanwhile.
+		 */
+		if (likely(func) && ops_call_here(op, ip, have_regs))
+			func(ip, parent_ip, op, fregs);
+	}
 	trace_clear_recursion(bit);
 }
 
@@ -550,6 +558,9 @@ int __unregister_ftrace_function(struct ftrace_ops *ops)
 int register_ftrace_function(struct ftrace_ops *ops)
 {
 	ftrace_ops_init(ops);
+	/* Direct ops on its functions are told first (ftrace_direct.c). */
+	if (ftrace_ipmodify_shares(ops))
+		return ftrace_register_ipmodify(ops);
 	guard(mutex)(&ftrace_lock);
 	return ftrace_startup(ops, 0);
 }
@@ -565,8 +576,15 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  */
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
-	guard(mutex)(&ftrace_lock);
-	return ftrace_shutdown(ops, 0);
+	bool was = ops->flags & FTRACE_OPS_FL_ENABLED;
+	int ret;
+
+	scoped_guard(mutex, &ftrace_lock)
+		ret = ftrace_shutdown(ops, 0);
+	/* Even a failed update took it off the list. */
+	if (was && ftrace_ipmodify_shares(ops))
+		ftrace_ipmodify_gone(ops);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);
 

@@ -99,6 +99,7 @@ struct want {
 	unsigned int ipmod;	/* how many of them may change the IP */
 	bool regs;		/* one of them needs saved registers */
 	bool direct;		/* the direct-call ops is one of them */
+	bool solo;		/* ... and it cannot share with an IP mover */
 	unsigned long tramp;	/* the single ops' trampoline, if any */
 };
 
@@ -115,6 +116,7 @@ static void who_wants(unsigned long ip, struct want *w)
 		w->regs |= !!(op->flags & FTRACE_OPS_FL_SAVE_REGS);
 		w->ipmod += !!(op->flags & FTRACE_OPS_FL_IPMODIFY);
 		w->direct |= ftrace_ops_is_direct(op);
+		w->solo |= ftrace_ops_is_direct(op) && !op->ops_func;
 	} while_for_each_ftrace_op(op);
 	if (w->n == 1 && !w->direct)
 		w->tramp = last->trampoline;
@@ -149,11 +151,11 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
 		if (w.direct)
 			f |= FTRACE_FL_DIRECT;
 		/*
-		 * One ops may move the IP of a function: an IPMODIFY ops, or
-		 * the direct call (6.1 lets a BPF trampoline share with an
-		 * IPMODIFY ops through ops_func; that is not supported here).
+		 * One ops may move the IP of a function.  A direct ops with
+		 * an ops_func shares with it (ftrace_direct.c has told the
+		 * owner); one without counts as a second IP mover.
 		 */
-		conflicts += w.ipmod + w.direct > 1;
+		conflicts += w.ipmod + w.solo > 1;
 		r->flags = f;
 	}
 	return conflicts;
