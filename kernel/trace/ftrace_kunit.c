@@ -501,6 +501,36 @@ static void ipmodify_conflict(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 1U);
 }
 
+static int share_ok(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
+{
+	return 0;
+}
+
+/*
+ * A direct ops shares a site with one IP mover only when its owner can be
+ * told (ops_func, as BPF trampolines have); two IP movers never share.
+ */
+static void direct_shares_with_ipmodify(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+
+	/* Not kunit_skip(): that would leave with ftrace_lock held. */
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)) {
+		kunit_mark_skipped(test, "no direct calls");
+		return;
+	}
+	f->a.flags |= FTRACE_OPS_FL_IPMODIFY;
+	f->r.flags |= FTRACE_OPS_FL_DIRECT;
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 1U);
+	f->r.ops_func = share_ok;
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & FTRACE_FL_IPMODIFY);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & FTRACE_FL_DIRECT);
+	f->r.flags &= ~FTRACE_OPS_FL_DIRECT;
+	f->r.flags |= FTRACE_OPS_FL_IPMODIFY;
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 1U);
+}
+
 static void notrace_and_disabled(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
@@ -518,6 +548,79 @@ static void notrace_and_disabled(struct kunit *test)
 	ftrace_hash_free(f->a.local_hash.notrace_hash);
 	f->a.local_hash.notrace_hash = NULL;
 }
+
+/* Function probes. */
+
+static int probe_inits, probe_frees, probe_frees_all;
+static unsigned long probe_init_ip, probe_free_ip;
+
+static void probe_nop(unsigned long ip, unsigned long parent_ip,
+		      struct trace_array *tr, struct ftrace_probe_ops *ops,
+		      void *data)
+{
+}
+
+/* Takes the first function, fails on the second. */
+static int probe_init_second_fails(struct ftrace_probe_ops *ops,
+				   struct trace_array *tr, unsigned long ip,
+				   void *init_data, void **data)
+{
+	if (++probe_inits > 1)
+		return -ENOMEM;
+	probe_init_ip = ip;
+	return 0;
+}
+
+static void probe_count_free(struct ftrace_probe_ops *ops,
+			     struct trace_array *tr, unsigned long ip,
+			     void *data)
+{
+	if (!ip) {
+		probe_frees_all++;
+		return;
+	}
+	probe_frees++;
+	probe_free_ip = ip;
+}
+
+/*
+ * A registration whose ->init() fails part way frees what the earlier
+ * ->init() calls set up, returns the error and leaves no probe behind.
+ */
+static struct ftrace_probe_ops failing_probe = {
+	.func = probe_nop,
+	.init = probe_init_second_fails,
+	.free = probe_count_free,
+};
+
+static void probe_init_failure_undone(struct kunit *test)
+{
+	struct trace_array *tr = kunit_kzalloc(test, sizeof(*tr), GFP_KERNEL);
+	char glob[] = "vfs_*";
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	INIT_LIST_HEAD(&tr->func_probes);
+	probe_inits = 0;
+	probe_frees = 0;
+	probe_frees_all = 0;
+	ret = register_ftrace_function_probe(glob, tr, &failing_probe, NULL);
+	/* Never leave a probe behind on real functions. */
+	if (ret >= 0)
+		unregister_ftrace_function_probe_func(glob, tr, &failing_probe);
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, probe_inits, 2);
+	KUNIT_EXPECT_EQ(test, probe_frees, 1);
+	KUNIT_EXPECT_EQ(test, probe_free_ip, probe_init_ip);
+	/* The probe itself went: its shared data freed once, by address 0. */
+	KUNIT_EXPECT_EQ(test, probe_frees_all, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&tr->func_probes));
+}
+
+static struct kunit_case probe_cases[] = {
+	KUNIT_CASE(probe_init_failure_undone),
+	{}
+};
 
 static struct kunit_case hash_cases[] = {
 	KUNIT_CASE(hash_add_lookup_del),
@@ -546,6 +649,7 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(nop_is_not_module_load),
 	KUNIT_CASE(mismatch_is_not_written),
 	KUNIT_CASE(ipmodify_conflict),
+	KUNIT_CASE(direct_shares_with_ipmodify),
 	KUNIT_CASE(notrace_and_disabled),
 	{}
 };
@@ -572,6 +676,12 @@ static struct kunit_suite plan_suite = {
 	.test_cases = plan_cases,
 };
 
-kunit_test_suites(&hash_suite, &match_suite, &record_suite, &plan_suite);
+static struct kunit_suite probe_suite = {
+	.name = "ftrace-probe",
+	.test_cases = probe_cases,
+};
+
+kunit_test_suites(&hash_suite, &match_suite, &record_suite, &plan_suite,
+		  &probe_suite);
 
 MODULE_LICENSE("GPL");
