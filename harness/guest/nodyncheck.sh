@@ -3,8 +3,8 @@
 # checked after boot (guest mode harness=nodyncheck).  Every traced function
 # calls the arch's handler, which calls ftrace_trace_function: these checks
 # show that the ops list behind it is switched on and off, honours the PID
-# filter, ftrace_enabled and the profiler, and that the files of dynamic
-# ftrace are absent, as they are upstream.
+# filter, ftrace_enabled and the profiler, traces modules that come and go,
+# and that the files of dynamic ftrace are absent, as they are upstream.
 # One line per check: "CHECK| PASS name" or "CHECK| FAIL name: why".
 T=/sys/kernel/tracing
 
@@ -36,6 +36,12 @@ expect nothing_traced_at_boot "[ $n = 0 ]" "$n entries with current_tracer=nop"
 echo function > $T/current_tracer
 n=$(traced_work)
 expect function_traces "[ $n -gt 20 ]" "$n function entries after reading /proc/version"
+# This shell's own reads: with every task traced, a slow host lets timer
+# interrupts overwrite them in the ring buffer.
+echo $$ > $T/set_ftrace_pid
+echo > $T/trace
+work
+echo > $T/set_ftrace_pid
 expect traces_vfs_read "grep -q ' vfs_read <-' $T/trace" "no vfs_read entry"
 
 # PID filter: only the background reader is traced.
@@ -94,6 +100,32 @@ expect ftrace_enabled_off "[ $n = 0 ]" "$n entries with ftrace_enabled=0"
 echo 1 > /proc/sys/kernel/ftrace_enabled
 n=$(traced_work)
 expect ftrace_enabled_on "[ $n -gt 20 ]" "$n entries after ftrace_enabled=1"
+
+# Modules come and go while every function is traced: the module's own
+# functions show up in the trace (trace-events-sample's kthread,
+# "event-sample", calls do_simple_thread_func every second; only its PID is
+# traced, or the rest of the system overwrites its entries in the ring
+# buffer), and loading and unloading under the tracer is safe.
+if modprobe trace-events-sample 2>/dev/null; then
+	kt=$(grep -l '^event-sample$' /proc/[0-9]*/comm 2>/dev/null | head -n 1 | cut -d/ -f3)
+	echo "$kt" > $T/set_ftrace_pid
+	echo > $T/trace
+	sleep 3
+	echo > $T/set_ftrace_pid
+	n=$(grep -c ' do_simple_thread_func[.a-z0-9]* <-' $T/trace)
+	expect module_traced "[ $n -gt 0 ]" "no do_simple_thread_func entry of pid '$kt' in 3 s"
+	rmmod trace_events_sample
+	i=0 ok=0
+	while [ $i -lt 20 ]; do
+		modprobe trace-events-sample && rmmod trace_events_sample && ok=$((ok + 1))
+		i=$((i + 1))
+	done
+	expect module_cycles "[ $ok = 20 ]" "$ok of 20 load/unload cycles"
+	n=$(traced_work)
+	expect traces_after_modules "[ $n -gt 20 ]" "$n entries after the module cycles"
+else
+	failed module_traced "modprobe trace-events-sample failed"
+fi
 
 echo nop > $T/current_tracer
 n=$(traced_work)
