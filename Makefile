@@ -6,13 +6,14 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
-	bench bench-recordmcount series clean
+	check-bpf bench bench-recordmcount series clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
 	@echo "make shell [ARCH=..] [FLAVOR=..]   interactive shell in the same VM"
 	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
 	@echo "make check-full                    the same with every ftracetest case"
+	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
 	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
 	@echo "make bench-recordmcount [ARCH=..]  time our recordmcount against upstream's"
@@ -38,6 +39,10 @@ check: setup
 
 check-full: setup
 	@$(H)/check.sh full
+
+# BPF programs through the BPF trampoline: x86_64 kernels with BTF.
+check-bpf: setup
+	@$(H)/check-bpf.sh
 
 # Full upstream ftracetest run for ARCH, recorded as expectations/ARCH.txt.
 expectations: setup

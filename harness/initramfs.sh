@@ -4,7 +4,8 @@
 # busybox (static, for the guest arch), the guest init, demo and bootcheck
 # scripts, the kernel's modules, and ftracetest from the same source tree the
 # kernel was built from, plus the project's cases of harness/ftt in
-# test.d/ftrace-core/ (for every flavor).
+# test.d/ftrace-core/ (for every flavor; harness/ftt-btf too when the kernel
+# has BTF).
 # Output: build/initramfs/ARCH-FLAVOR.cpio
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +36,14 @@ if [ -n "$cc" ]; then
 		$cc -static -O2 -Wall -Wextra -Werror -o "$bench_bin" "$top/harness/guest/ftbench.c"
 	fi
 	install -m 755 "$bench_bin" "$root/harness/ftbench"
+	# bpftramp attaches BPF fentry/fexit programs (harness/ftt-btf).
+	if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$out/.config"; then
+		bpf_bin="$build/bench/bpftramp-$arch"
+		if [ ! -x "$bpf_bin" ] || [ "$top/harness/guest/bpftramp.c" -nt "$bpf_bin" ]; then
+			$cc -static -O2 -Wall -Wextra -Werror -o "$bpf_bin" "$top/harness/guest/bpftramp.c"
+		fi
+		install -m 755 "$bpf_bin" "$root/harness/bpftramp"
+	fi
 fi
 ex="$top/expectations/ftt-exclude.$arch"
 [ -f "$ex" ] && install -m 644 "$ex" "$root/harness/ftt-exclude"
@@ -45,6 +54,10 @@ cp -a "$src/tools/testing/selftests/ftrace" "$root/ftrace"
 # make check requires each of them to pass.
 mkdir -p "$root/ftrace/test.d/ftrace-core"
 install -m 644 "$top"/harness/ftt/*.tc "$root/ftrace/test.d/ftrace-core/"
+# Cases that need BTF (BPF programs), for kernels built with it (VARIANT=btf).
+if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$out/.config"; then
+	install -m 644 "$top"/harness/ftt-btf/*.tc "$root/ftrace/test.d/ftrace-core/"
+fi
 install -m 755 "$top/harness/guest/bootcheck.sh" "$root/harness/bootcheck.sh"
 install -m 755 "$top/harness/guest/nodyncheck.sh" "$root/harness/nodyncheck.sh"
 [ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$root/lib/"
