@@ -3,6 +3,8 @@
  * The core's tracefs files.
  *
  *   available_filter_functions  every record, "%ps" (module in brackets)
+ *   available_filter_functions_addrs  the same, after the site's address
+ *                               in hex (the file of upstream 6.5)
  *   enabled_functions           records whose site calls something now
  *   set_ftrace_filter/_notrace  an ops' hashes (global_ops at top level)
  *   set_graph_function/_notrace the function_graph hashes
@@ -33,8 +35,8 @@ struct ftrace_hash __rcu *ftrace_graph_notrace_hash = &ftrace_empty_hash;
 /* Longest filter word (a function name plus a command and parameters). */
 #define FTRACE_WORD_MAX	(KSYM_NAME_LEN + 128)
 
-enum fs_kind { FS_AVAIL, FS_ENABLED, FS_FILTER, FS_NOTRACE, FS_GRAPH,
-	       FS_GRAPH_NOTRACE };
+enum fs_kind { FS_AVAIL, FS_AVAIL_ADDRS, FS_ENABLED, FS_FILTER, FS_NOTRACE,
+	       FS_GRAPH, FS_GRAPH_NOTRACE };
 
 struct fs_iter {
 	enum fs_kind kind;
@@ -58,6 +60,7 @@ static bool want_rec(struct fs_iter *it, struct ftrace_block *b,
 {
 	switch (it->kind) {
 	case FS_AVAIL:
+	case FS_AVAIL_ADDRS:
 		return !(r->flags & FTRACE_FL_DISABLED);
 	case FS_ENABLED:
 		return r->flags & FTRACE_FL_ENABLED;
@@ -177,6 +180,8 @@ static int fs_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	r = &it->b->recs[it->i];
+	if (it->kind == FS_AVAIL_ADDRS)
+		seq_printf(m, "%lx ", ftrace_rec_ip(it->b, r));
 	seq_printf(m, "%ps", (void *)ftrace_rec_ip(it->b, r));
 	if (it->kind == FS_ENABLED)
 		show_enabled(m, it->b, r);
@@ -473,6 +478,11 @@ static int avail_open(struct inode *inode, struct file *file)
 	return open_plain(inode, file, FS_AVAIL);
 }
 
+static int avail_addrs_open(struct inode *inode, struct file *file)
+{
+	return open_plain(inode, file, FS_AVAIL_ADDRS);
+}
+
 static int enabled_open(struct inode *inode, struct file *file)
 {
 	return open_plain(inode, file, FS_ENABLED);
@@ -502,6 +512,7 @@ FTRACE_FOPS(notrace_fops, notrace_open, ftrace_notrace_write);
 FTRACE_FOPS(graph_fops, graph_open, ftrace_filter_write);
 FTRACE_FOPS(graph_notrace_fops, graph_notrace_open, ftrace_notrace_write);
 FTRACE_FOPS(avail_fops, avail_open, NULL);
+FTRACE_FOPS(avail_addrs_fops, avail_addrs_open, NULL);
 FTRACE_FOPS(enabled_fops, enabled_open, NULL);
 
 /**
@@ -541,6 +552,8 @@ void __init ftrace_dyn_tracefs(struct dentry *d_tracer)
 {
 	trace_create_file("available_filter_functions", TRACE_MODE_READ,
 			  d_tracer, NULL, &avail_fops);
+	trace_create_file("available_filter_functions_addrs", TRACE_MODE_READ,
+			  d_tracer, NULL, &avail_addrs_fops);
 	trace_create_file("enabled_functions", TRACE_MODE_READ, d_tracer,
 			  NULL, &enabled_fops);
 	ftrace_create_filter_files(NULL, d_tracer);
