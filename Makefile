@@ -6,7 +6,7 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
-	check-bpf bench bench-recordmcount series clean
+	check-bpf lint bench bench-recordmcount series clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
@@ -14,6 +14,7 @@ help:
 	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
 	@echo "make check-full                    the same with every ftracetest case"
 	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
+	@echo "make lint [ARCH=..]                sparse on the core's files (make check runs it too)"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
 	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
 	@echo "make bench-recordmcount [ARCH=..]  time our recordmcount against upstream's"
@@ -39,6 +40,11 @@ check: setup
 
 check-full: setup
 	@$(H)/check.sh full
+
+# sparse on the core's files of ARCH's kernel.
+lint: setup
+	@$(H)/kernel.sh $(ARCH) ours
+	@$(H)/lint.sh $(ARCH)
 
 # BPF programs through the BPF trampoline: x86_64 kernels with BTF.
 check-bpf: setup

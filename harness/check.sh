@@ -4,7 +4,8 @@
 #
 #   1. host tests (harness/tests, scripts/ tests when present), and the
 #      names of 6.1's ftrace.c that the tree uses (harness/symbols.py)
-#   2. per arch in ARCHES: build FLAVOR (default ours), boot it with KUnit on,
+#   2. per arch in ARCHES: build FLAVOR (default ours), run sparse on the
+#      core's files (harness/lint.sh), boot it with KUnit on,
 #      run ftracetest (the CI subset of ftt-subset.ARCH, or all with "full";
 #      the project's cases in test.d/ftrace-core always), judge the console
 #      log against expectations/ARCH.txt; then boot it once more with ftrace
@@ -114,6 +115,8 @@ for arch in $arches; do
 		tail -n 30 "$build/logs/kernel-$name.log"; fail "kernel build"; continue
 	fi
 	grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
+	# sparse on the core's files of this build (harness/lint.sh).
+	[ "$flavor" = ours ] && host_suite "sparse-$arch" "$top/harness/lint.sh" "$arch"
 	"$top/harness/initramfs.sh" "$arch" "$flavor" || { fail initramfs; continue; }
 	subset=--subset ftt=
 	if [ "$full" = full ]; then subset=

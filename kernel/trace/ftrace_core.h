@@ -60,6 +60,17 @@ extern bool ftrace_dead;
 	     op = rcu_dereference_protected(op->next, \
 					    lockdep_is_held(&ftrace_lock)))
 
+/* @ops' filter (or, with @nt, notrace) hash, under ftrace_lock. */
+static inline struct ftrace_hash *ftrace_ops_hash_locked(struct ftrace_ops *ops,
+							 bool nt)
+{
+	if (nt)
+		return rcu_dereference_protected(ops->func_hash->notrace_hash,
+						 lockdep_is_held(&ftrace_lock));
+	return rcu_dereference_protected(ops->func_hash->filter_hash,
+					 lockdep_is_held(&ftrace_lock));
+}
+
 /* ftrace_ops.c */
 void ftrace_ops_init(struct ftrace_ops *ops);
 void ftrace_ops_init_hashes(struct ftrace_ops *ops,

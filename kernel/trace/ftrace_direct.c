@@ -17,7 +17,7 @@
 #include "ftrace_core.h"
 
 int ftrace_direct_func_count;
-static struct ftrace_hash __rcu *direct_hash = &ftrace_empty_hash;
+static struct ftrace_hash __rcu *direct_hash = RCU_INITIALIZER(&ftrace_empty_hash);
 static DEFINE_MUTEX(direct_mutex);
 
 /**

@@ -64,9 +64,7 @@ static int set_text(struct ftrace_ops *ops, unsigned char *buf, int len,
 		return -ENOMEM;
 	mutex_lock(&ops->func_hash->regex_lock);
 	mutex_lock(&ftrace_lock);
-	hash = ftrace_hash_copy(reset ? NULL :
-				(nt ? ops->func_hash->notrace_hash :
-					   ops->func_hash->filter_hash));
+	hash = ftrace_hash_copy(reset ? NULL : ftrace_ops_hash_locked(ops, nt));
 	if (!hash) {
 		ret = -ENOMEM;
 		goto out;
@@ -143,7 +141,8 @@ int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
 	ftrace_ops_init(ops);
 	mutex_lock(&ops->func_hash->regex_lock);
 	mutex_lock(&ftrace_lock);
-	hash = ftrace_hash_copy(reset ? NULL : ops->func_hash->filter_hash);
+	hash = ftrace_hash_copy(reset ? NULL :
+				ftrace_ops_hash_locked(ops, false));
 	if (!hash) {
 		ret = -ENOMEM;
 		goto out;

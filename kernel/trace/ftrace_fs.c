@@ -29,8 +29,9 @@
 
 #include "ftrace_core.h"
 
-struct ftrace_hash __rcu *ftrace_graph_hash = &ftrace_empty_hash;
-struct ftrace_hash __rcu *ftrace_graph_notrace_hash = &ftrace_empty_hash;
+struct ftrace_hash __rcu *ftrace_graph_hash = RCU_INITIALIZER(&ftrace_empty_hash);
+struct ftrace_hash __rcu *ftrace_graph_notrace_hash =
+	RCU_INITIALIZER(&ftrace_empty_hash);
 
 /* Longest filter word (a function name plus a command and parameters). */
 #define FTRACE_WORD_MAX	(KSYM_NAME_LEN + 128)

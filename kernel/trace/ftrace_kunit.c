@@ -273,8 +273,18 @@ static unsigned long site_ip(int i)
 }
 
 /* Ops @a traces sites 0 and 1; ops @r (saving registers) traces site 1. */
+/* A new empty hash in the ops hash slot @slot (not yet registered). */
+static struct ftrace_hash *new_hash(struct ftrace_hash __rcu **slot)
+{
+	struct ftrace_hash *h = ftrace_hash_copy(NULL);
+
+	RCU_INIT_POINTER(*slot, h);
+	return h;
+}
+
 static int plan_init(struct kunit *test)
 {
+	struct ftrace_hash *ha, *hr;
 	unsigned long tab[NSITES];
 	struct plan_fixture *f;
 	int i;
@@ -295,13 +305,13 @@ static int plan_init(struct kunit *test)
 	f->r.flags = FTRACE_OPS_FL_SAVE_REGS;
 	ftrace_ops_init(&f->a);
 	ftrace_ops_init(&f->r);
-	f->a.local_hash.filter_hash = ftrace_hash_copy(NULL);
-	f->r.local_hash.filter_hash = ftrace_hash_copy(NULL);
-	if (!f->a.local_hash.filter_hash || !f->r.local_hash.filter_hash)
+	ha = new_hash(&f->a.local_hash.filter_hash);
+	hr = new_hash(&f->r.local_hash.filter_hash);
+	if (!ha || !hr)
 		return -ENOMEM;
-	ftrace_hash_add(f->a.local_hash.filter_hash, site_ip(0));
-	ftrace_hash_add(f->a.local_hash.filter_hash, site_ip(1));
-	ftrace_hash_add(f->r.local_hash.filter_hash, site_ip(1));
+	ftrace_hash_add(ha, site_ip(0));
+	ftrace_hash_add(ha, site_ip(1));
+	ftrace_hash_add(hr, site_ip(1));
 	f->a.flags |= FTRACE_OPS_FL_ENABLED;
 	f->r.flags |= FTRACE_OPS_FL_ENABLED;
 	RCU_INIT_POINTER(f->a.next, &f->r);
@@ -325,8 +335,8 @@ static void plan_exit(struct kunit *test)
 	/* Forget the fake trampolines' slots. */
 	ftrace_slots_gc();
 	mutex_unlock(&ftrace_lock);
-	ftrace_hash_free(f->a.local_hash.filter_hash);
-	ftrace_hash_free(f->r.local_hash.filter_hash);
+	ftrace_hash_free(rcu_dereference_raw(f->a.local_hash.filter_hash));
+	ftrace_hash_free(rcu_dereference_raw(f->r.local_hash.filter_hash));
 	ftrace_blocks_free(f->b);
 }
 
@@ -418,6 +428,7 @@ static void trampoline_slots_run_out(struct kunit *test)
 	const int n = NSITES - 2;
 	struct ftrace_site failed;
 	struct ftrace_ops *ops;
+	struct ftrace_hash *h;
 	int i, tramps = 0;
 
 	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
@@ -427,9 +438,9 @@ static void trampoline_slots_run_out(struct kunit *test)
 	for (i = 0; i < n; i++) {
 		ops[i].func = cb;
 		ftrace_ops_init(&ops[i]);
-		ops[i].local_hash.filter_hash = ftrace_hash_copy(NULL);
-		KUNIT_ASSERT_NOT_NULL(test, ops[i].local_hash.filter_hash);
-		ftrace_hash_add(ops[i].local_hash.filter_hash, site_ip(i + 2));
+		h = new_hash(&ops[i].local_hash.filter_hash);
+		KUNIT_ASSERT_NOT_NULL(test, h);
+		ftrace_hash_add(h, site_ip(i + 2));
 		ops[i].trampoline = 0x10000 + 0x100 * i;
 		ops[i].flags |= FTRACE_OPS_FL_ENABLED;
 		RCU_INIT_POINTER(ops[i].next, i + 1 < n ? &ops[i + 1] : &f->a);
@@ -455,7 +466,7 @@ static void trampoline_slots_run_out(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, false,
 						 &failed), n);
 	for (i = 0; i < n; i++)
-		ftrace_hash_free(ops[i].local_hash.filter_hash);
+		ftrace_hash_free(rcu_dereference_raw(ops[i].local_hash.filter_hash));
 }
 
 /* Turning a site off is never "module load time" for the arch. */
@@ -535,18 +546,19 @@ static void notrace_and_disabled(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 	struct ftrace_site failed;
+	struct ftrace_hash *h;
 
-	f->a.local_hash.notrace_hash = ftrace_hash_copy(NULL);
-	KUNIT_ASSERT_NOT_NULL(test, f->a.local_hash.notrace_hash);
-	ftrace_hash_add(f->a.local_hash.notrace_hash, site_ip(0));
+	h = new_hash(&f->a.local_hash.notrace_hash);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	ftrace_hash_add(h, site_ip(0));
 	rec_of(f, 1)->flags |= FTRACE_FL_DISABLED;
 	ftrace_plan_block(f->b);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 0U);
 	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
 						 &failed), 0);
 	KUNIT_EXPECT_EQ(test, fake_writes, 0);
-	ftrace_hash_free(f->a.local_hash.notrace_hash);
-	f->a.local_hash.notrace_hash = NULL;
+	ftrace_hash_free(h);
+	RCU_INIT_POINTER(f->a.local_hash.notrace_hash, NULL);
 }
 
 /* Function probes. */

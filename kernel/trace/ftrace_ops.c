@@ -39,7 +39,8 @@ struct ftrace_ops ftrace_list_end __read_mostly = {
 	.flags		= FTRACE_OPS_FL_STUB,
 };
 
-struct ftrace_ops __rcu *ftrace_ops_list __read_mostly = &ftrace_list_end;
+struct ftrace_ops __rcu *ftrace_ops_list __read_mostly =
+	RCU_INITIALIZER(&ftrace_list_end);
 struct ftrace_ops *function_trace_op __read_mostly = &ftrace_list_end;
 ftrace_func_t ftrace_trace_function __read_mostly = ftrace_stub;
 /* Dynamic ftrace turns this on once the call sites are NOPs (ftrace_init()). */
@@ -49,8 +50,8 @@ bool ftrace_dead;
 struct ftrace_ops global_ops = {
 	.func		= ftrace_stub,
 #ifdef CONFIG_DYNAMIC_FTRACE
-	.local_hash.notrace_hash = &ftrace_empty_hash,
-	.local_hash.filter_hash = &ftrace_empty_hash,
+	.local_hash.notrace_hash = RCU_INITIALIZER(&ftrace_empty_hash),
+	.local_hash.filter_hash = RCU_INITIALIZER(&ftrace_empty_hash),
 	.local_hash.regex_lock = __MUTEX_INITIALIZER(global_ops.local_hash.regex_lock),
 	.func_hash	= &global_ops.local_hash,
 #endif

@@ -801,8 +801,7 @@ static void mod_apply(struct trace_array *tr, const char *name, bool enable)
 	struct ftrace_hash *hash;
 	bool hit = false;
 
-	hash = ftrace_hash_copy(enable ? tr->ops->func_hash->filter_hash :
-					 tr->ops->func_hash->notrace_hash);
+	hash = ftrace_hash_copy(ftrace_ops_hash_locked(tr->ops, !enable));
 	if (!hash)
 		return;
 	list_for_each_entry_safe(ml, n, mod_list(tr, enable), list) {

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# lint.sh ARCH: sparse (Debian's) on the core's files, in the built
+# ARCH-ours kernel (harness/kernel.sh ARCH ours first).  One result per
+# file: a file passes when sparse prints no warning or error for it.
+# The last line is "N passed, N failed, N skipped".
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:?ARCH}
+check_arch "$arch"
+flavor=ours
+src="$build/src/$flavor"
+out=$(kdir "$arch" "$flavor")
+[ -f "$out/.config" ] || die "no kernel built for $arch-$flavor (run harness/kernel.sh $arch ours)"
+command -v sparse > /dev/null || die "sparse is not installed (make setup)"
+files=$(cd "$top" && ls kernel/trace/ftrace_*.c)
+objs=$(for f in $files; do
+	# Only what the config builds (e.g. no ftrace_direct.c on arm64).
+	o=${f%.c}.o
+	[ -f "$out/$o" ] && echo "$o"
+done)
+log=$(mktemp)
+# C=2: check each named file whether or not it needs compiling.
+make -s -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
+	CC="ccache ${cross}gcc" C=2 CHECK=sparse $objs > "$log" 2>&1
+rc=$?
+pass=0 fail=0
+for o in $objs; do
+	f=${o%.o}.c
+	if grep -E "/$f:[0-9]+:[0-9]+: (warning|error):" "$log"; then
+		echo "FAIL sparse $arch $f"; fail=$((fail + 1))
+	else
+		echo "ok   sparse $arch $f"; pass=$((pass + 1))
+	fi
+done
+if [ $rc != 0 ]; then
+	tail -n 20 "$log"; echo "FAIL sparse $arch: make exited $rc"; fail=$((fail + 1))
+fi
+rm -f "$log"
+echo "$pass passed, $fail failed, 0 skipped"
+[ $fail = 0 ]
