@@ -60,17 +60,6 @@ extern bool ftrace_dead;
 	     op = rcu_dereference_protected(op->next, \
 					    lockdep_is_held(&ftrace_lock)))
 
-/* @ops' filter (or, with @nt, notrace) hash, under ftrace_lock. */
-static inline struct ftrace_hash *ftrace_ops_hash_locked(struct ftrace_ops *ops,
-							 bool nt)
-{
-	if (nt)
-		return rcu_dereference_protected(ops->func_hash->notrace_hash,
-						 lockdep_is_held(&ftrace_lock));
-	return rcu_dereference_protected(ops->func_hash->filter_hash,
-					 lockdep_is_held(&ftrace_lock));
-}
-
 /* ftrace_ops.c */
 void ftrace_ops_init(struct ftrace_ops *ops);
 void ftrace_ops_init_hashes(struct ftrace_ops *ops,
@@ -114,6 +103,17 @@ static inline bool ftrace_ipmodify_shares(struct ftrace_ops *ops)
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE
+/* @ops' filter (or, with @nt, notrace) hash, under ftrace_lock. */
+static inline struct ftrace_hash *ftrace_ops_hash_locked(struct ftrace_ops *ops,
+							 bool nt)
+{
+	if (nt)
+		return rcu_dereference_protected(ops->func_hash->notrace_hash,
+						 lockdep_is_held(&ftrace_lock));
+	return rcu_dereference_protected(ops->func_hash->filter_hash,
+					 lockdep_is_held(&ftrace_lock));
+}
+
 /*
  * A call-site record is eight bytes: the site's offset from its block's base
  * address, and the same flag word as dyn_ftrace.flags (a reference count in
