@@ -404,12 +404,8 @@ static void drop_ops_range(struct ftrace_ops *ops, unsigned long start,
 {
 	if (!ops || !ops->func_hash)
 		return;
-	ftrace_hash_drop_range(rcu_dereference_protected(ops->func_hash->filter_hash,
-							 lockdep_is_held(&ftrace_lock)),
-			       start, end);
-	ftrace_hash_drop_range(rcu_dereference_protected(ops->func_hash->notrace_hash,
-							 lockdep_is_held(&ftrace_lock)),
-			       start, end);
+	ftrace_hash_drop_range(ftrace_ops_hash_locked(ops, false), start, end);
+	ftrace_hash_drop_range(ftrace_ops_hash_locked(ops, true), start, end);
 }
 
 /*

@@ -272,7 +272,6 @@ static unsigned long site_ip(int i)
 	return (unsigned long)&fake_text[i];
 }
 
-/* Ops @a traces sites 0 and 1; ops @r (saving registers) traces site 1. */
 /* A new empty hash in the ops hash slot @slot (not yet registered). */
 static struct ftrace_hash *new_hash(struct ftrace_hash __rcu **slot)
 {
@@ -282,6 +281,7 @@ static struct ftrace_hash *new_hash(struct ftrace_hash __rcu **slot)
 	return h;
 }
 
+/* Ops @a traces sites 0 and 1; ops @r (saving registers) traces site 1. */
 static int plan_init(struct kunit *test)
 {
 	struct ftrace_hash *ha, *hr;

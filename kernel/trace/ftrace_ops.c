@@ -121,14 +121,17 @@ static __always_inline void ops_list_walk(unsigned long ip,
 		return;
 	for (op = rcu_dereference_raw(ftrace_ops_list); op != &ftrace_list_end;
 	     op = rcu_dereference_raw(op->next)) {
-		ftrace_func_t func = READ_ONCE(op->func);
+		ftrace_func_t func;
 
+		if (!ops_call_here(op, ip, have_regs))
+			continue;
 		/*
 		 * The owner of a BPF trampoline clears ->func of its
 		 * registered ops for a moment when ops_func asks it to
 		 * rebuild (kernel/bpf/trampoline.c); skip it meanwhile.
 		 */
-		if (likely(func) && ops_call_here(op, ip, have_regs))
+		func = READ_ONCE(op->func);
+		if (likely(func))
 			func(ip, parent_ip, op, fregs);
 	}
 	trace_clear_recursion(bit);

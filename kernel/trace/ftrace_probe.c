@@ -119,8 +119,7 @@ static void probe_call(unsigned long ip, unsigned long parent_ip,
 
 static struct ftrace_hash *probe_hash(struct probe_set *p)
 {
-	return rcu_dereference_protected(p->ops.func_hash->filter_hash,
-					 lockdep_is_held(&ftrace_lock));
+	return ftrace_ops_hash_locked(&p->ops, false);
 }
 
 /* Does @p still hold any function (live or orphaned)? */
@@ -682,7 +681,7 @@ int ftrace_mod_word(struct list_head *mods, struct ftrace_hash *hash,
 	int ret = ftrace_match_to_hash(hash, func, module, false);
 
 	if (ret)
-		return ret < 0 ? ret : 0;
+		return min(ret, 0);
 	if (!mods)
 		return -EINVAL;
 	if (func[0] == '!')
