@@ -14,7 +14,7 @@ help:
 	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
 	@echo "make check-full                    the same with every ftracetest case"
 	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
-	@echo "make lint [ARCH=..]                sparse on the core's files (make check runs it too)"
+	@echo "make lint [ARCH=..]                sparse and coccinelle on the core's files (make check runs sparse)"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
 	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
 	@echo "make bench-recordmcount [ARCH=..]  time our recordmcount against upstream's"
@@ -41,10 +41,12 @@ check: setup
 check-full: setup
 	@$(H)/check.sh full
 
-# sparse on the core's files of ARCH's kernel.
+# sparse on the core's files of ARCH's kernel, then the kernel's coccinelle
+# scripts on them.
 lint: setup
 	@$(H)/kernel.sh $(ARCH) ours
 	@$(H)/lint.sh $(ARCH)
+	@$(H)/cocci.sh
 
 # BPF programs through the BPF trampoline: x86_64 kernels with BTF.
 check-bpf: setup
