@@ -2,8 +2,9 @@
 # check.sh [full]: everything `make check` runs, in order, never stopping at
 # the first failure; the last line is "N passed, N failed, N skipped".
 #
-#   1. host tests (harness/tests, scripts/ tests when present), and the
-#      names of 6.1's ftrace.c that the tree uses (harness/symbols.py)
+#   1. host tests (harness/tests, scripts/ tests when present), the
+#      names of 6.1's ftrace.c that the tree uses (harness/symbols.py) and
+#      the spin models of the patch protocols (harness/model.sh)
 #   2. per arch in ARCHES: build FLAVOR (default ours), run sparse on the
 #      core's files (harness/lint.sh), boot it with KUnit on,
 #      run ftracetest (the CI subset of ftt-subset.ARCH, or all with "full";
@@ -103,6 +104,9 @@ boot_guest() {
 host_suite harness-check python3 -m unittest discover -s "$top/harness/tests" -v
 # Every name of 6.1's ftrace.c that the rest of the tree uses is ours too.
 host_suite ftrace-symbols python3 "$top/harness/symbols.py" "$base" "$top"
+# The patch protocols, model-checked by spin (harness/model/, about a
+# minute).
+host_suite model "$top/harness/model.sh"
 for t in "$top"/scripts/tests/run.sh; do
 	[ -x "$t" ] && host_suite recordmcount "$t"
 done

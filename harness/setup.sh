@@ -19,7 +19,8 @@ pkgs=(linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       gcc-powerpc-linux-gnu gcc-powerpc64-linux-gnu gcc-powerpc64le-linux-gnu
       gcc-s390x-linux-gnu gcc-sh4-linux-gnu gcc-sparc64-linux-gnu
       procps	# sysctl, for the livepatch selftests (harness/kselftest-root.sh)
-      sparse coccinelle)	# harness/lint.sh, harness/cocci.sh
+      sparse coccinelle	# harness/lint.sh, harness/cocci.sh
+      spin)	# harness/model.sh
 
 missing=()
 for p in "${pkgs[@]}"; do
