@@ -6,7 +6,7 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
-	check-bpf lint model bench bench-recordmcount series clean
+	check-bpf lint stress model bench bench-recordmcount series clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
@@ -15,6 +15,7 @@ help:
 	@echo "make check-full                    the same with every ftracetest case"
 	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
 	@echo "make lint [ARCH=..]                sparse and coccinelle on the core's files (make check runs sparse)"
+	@echo "make stress [ARCH=..] [FLAVOR=..] [SIZE=short|full]  the core under load and bad input"
 	@echo "make model                         spin: the patch protocols, model-checked"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
 	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
@@ -48,6 +49,11 @@ lint: setup
 	@$(H)/kernel.sh $(ARCH) ours
 	@$(H)/lint.sh $(ARCH)
 	@$(H)/cocci.sh
+
+# Tracers, filters, instances and modules churning under load, then
+# malformed writes (harness/stress.sh); SIZE=full is the long run.
+stress: setup
+	@$(H)/stress.sh $(ARCH) $(FLAVOR) $(or $(SIZE),short)
 
 # Promela models of the patch protocols, checked exhaustively by spin.
 model: setup

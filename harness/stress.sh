@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# stress.sh ARCH FLAVOR [short|full]: make stress.  Builds ARCH-FLAVOR (and
+# its initramfs), boots it on 2 vCPUs with harness=stress and judges the
+# guest's report (harness/guest/stress.sh): one result per job, a job
+# passing when it counted no error; the kernel log must hold no splat.
+# "short" (make check) takes a few minutes per kernel; "full" is the
+# issue's size (1,000 tracer cycles, 200 module cycles, 100,000 malformed
+# writes).  APPEND=stress_jobs=modules,fuzz (say) runs only those jobs.
+# The guest's report is kept in build/results/stress-KERNEL.txt.
+# The last line is "N passed, N failed, N skipped".
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:?ARCH}; flavor=${2:?FLAVOR}; size=${3:-short}
+check_arch "$arch"; check_flavor "$flavor"
+case "$size" in
+short) timeout=${TIMEOUT:-1200} ;;
+full) timeout=${TIMEOUT:-14400} ;;
+*) die "size must be short or full, not '$size'" ;;
+esac
+# STRESS_BUILT=1 (make check): the kernel and initramfs are already built.
+if [ "${STRESS_BUILT:-0}" != 1 ]; then
+	"$top/harness/kernel.sh" "$arch" "$flavor" || die "the kernel did not build"
+	"$top/harness/initramfs.sh" "$arch" "$flavor" > /dev/null || die "the initramfs did not build"
+fi
+name=$(kname "$arch" "$flavor")
+log="$build/logs/$name-stress.log"
+mkdir -p "$build/results"
+res="$build/results/stress-$name-$size.txt"
+start=$(date +%s)
+APPEND="stress=$size stress_seed=${SEED:-1} ${APPEND:-}" TIMEOUT=$timeout \
+	"$top/harness/qemu.sh" "$arch" "$flavor" stress > /dev/null
+took=$(( $(date +%s) - start ))
+grep -E '^(HARNESS|STRESS)' "$log" > "$res"
+echo "host: $name $size took $took s" >> "$res"
+pass=0 fail=0 skipped=0
+while read -r _ job rest; do
+	case "$job" in total|modules-traced) continue ;; esac
+	errs=$(echo "$rest" | sed -n 's/.*errors=\([0-9]*\).*/\1/p')
+	if [[ $rest == *skipped ]]; then
+		echo "skip stress $name $job (not in stress_jobs)"; skipped=$((skipped + 1))
+	elif [ "${errs:-1}" = 0 ]; then
+		echo "ok   stress $name $job $rest"; pass=$((pass + 1))
+	else
+		echo "FAIL stress $name $job $rest"; fail=$((fail + 1))
+	fi
+done < <(grep '^STRESS| ' "$log")
+grep -E '^STRESS\| (modules-traced|total)' "$log" | sed "s/^STRESS| /     stress $name /"
+if ! grep -q '^STRESS: result ok' "$log"; then
+	grep '^STRESSLOG| ' "$log" | head -n 40
+	grep -q '^STRESS: result' "$log" ||
+		{ echo "FAIL stress $name: the guest did not finish (see $log)"; tail -n 30 "$log"; }
+	fail=$((fail + 1))
+fi
+echo "stress: $name $size in $took s; report in $res"
+echo "$pass passed, $fail failed, $skipped skipped"
+[ $fail = 0 ]
