@@ -292,6 +292,7 @@ echo nop > current_tracer
 if ! grep -q ' vfs_read' trace; then
 	err=1; note final "the function tracer no longer traces vfs_read"
 	note final "tracing_on $(cat tracing_on), filter '$(cat set_ftrace_filter)', trace: $(grep -v '^#' trace | head -n 3)"
+	note final "pid '$(cat set_ftrace_pid)' notrace_pid '$(cat set_ftrace_notrace_pid 2>/dev/null)' enabled: $(cat enabled_functions | head -n 3) cpumask $(cat tracing_cpumask) options: $(grep -E 'function|record|trace_printk' trace_options | tr '\n' ' ')"
 fi
 echo > set_ftrace_filter
 job_done final 1 $err "$start"

@@ -53,7 +53,8 @@ struct fs_iter {
 	/* seq position */
 	struct ftrace_block *b;
 	unsigned int i;
-	unsigned long nrecs;
+	bool at_end;		/* @end is known */
+	loff_t end;		/* position of the extra lines, after the records */
 };
 
 static bool want_rec(struct fs_iter *it, struct ftrace_block *b,
@@ -70,12 +71,22 @@ static bool want_rec(struct fs_iter *it, struct ftrace_block *b,
 	}
 }
 
-/* Move to the first shown record at or after record number *pos. */
+/*
+ * Move to the first shown record at or after record number *pos.
+ *
+ * Positions count records, shown or not, so a module loaded or unloaded
+ * between two read(2) calls moves the end.  The extra lines (":mod:"
+ * words, probes) therefore keep the position at which this reader first
+ * walked past the last record: they are listed once, whatever changed.
+ */
 static void *seek_rec(struct fs_iter *it, loff_t *pos)
 {
 	loff_t n = *pos;
 	struct ftrace_block *b;
 
+	if (it->at_end && *pos >= it->end)
+		return *pos == it->end && it->kind >= FS_FILTER ?
+			SEQ_START_TOKEN : NULL;
 	for_each_ftrace_block(b) {
 		if (n >= b->count) {
 			n -= b->count;
@@ -90,11 +101,11 @@ static void *seek_rec(struct fs_iter *it, loff_t *pos)
 		}
 		n = 0;
 	}
-	it->b = NULL;
 	/* One more position after the records, for the extra lines. */
-	if (*pos == it->nrecs && it->kind >= FS_FILTER)
-		return SEQ_START_TOKEN;
-	return NULL;
+	it->b = NULL;
+	it->at_end = true;
+	it->end = *pos;
+	return it->kind >= FS_FILTER ? SEQ_START_TOKEN : NULL;
 }
 
 static void *fs_start(struct seq_file *m, loff_t *pos)
@@ -102,7 +113,6 @@ static void *fs_start(struct seq_file *m, loff_t *pos)
 	struct fs_iter *it = m->private;
 
 	mutex_lock(&ftrace_lock);
-	it->nrecs = ftrace_nr_records();
 	return seek_rec(it, pos);
 }
 
