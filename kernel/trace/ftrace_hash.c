@@ -75,9 +75,39 @@ static void hash_insert(struct ftrace_hash *hash, struct ftrace_func_entry *e)
 	hash->count++;
 }
 
+/*
+ * Give a private hash four times the buckets once it holds more than four
+ * entries a bucket, so that filling a copy of a small hash (one name, then
+ * "*") stays linear.  A failed allocation leaves the table as it was: the
+ * hash is still correct, only slower.
+ */
+static void hash_grow(struct ftrace_hash *hash)
+{
+	int bits = min(hash->size_bits + 2, FTRACE_HASH_MAX_BITS);
+	struct hlist_head *old = hash->buckets;
+	unsigned long i, n = 1UL << hash->size_bits;
+	struct ftrace_func_entry *e;
+	struct hlist_node *tmp;
+
+	if (bits == hash->size_bits)
+		return;
+	hash->buckets = kcalloc(1UL << bits, sizeof(*old), GFP_KERNEL);
+	if (!hash->buckets) {
+		hash->buckets = old;
+		return;
+	}
+	hash->size_bits = bits;
+	hash->count = 0;
+	for (i = 0; i < n; i++)
+		hlist_for_each_entry_safe(e, tmp, &old[i], hlist)
+			hash_insert(hash, e);
+	kfree(old);
+}
+
 /**
  * ftrace_hash_add - add @ip to @hash unless it is there already
- * @hash: a hash not yet visible to traced code
+ * @hash: a hash not yet visible to traced code, and not being walked by
+ *	  the caller (a full table is rehashed)
  * @ip: the address to add
  *
  * Return: 0, or -ENOMEM.
@@ -94,6 +124,8 @@ int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip)
 	e->ip = ip;
 	e->direct = 0;
 	hash_insert(hash, e);
+	if (hash->count > (4UL << hash->size_bits))
+		hash_grow(hash);
 	return 0;
 }
 

@@ -47,6 +47,34 @@ static void hash_add_lookup_del(struct kunit *test)
 	ftrace_hash_free(h);
 }
 
+/*
+ * An editable copy of a one-entry hash has one bucket; filling it with a
+ * glob's worth of addresses must widen the table, or every add walks one
+ * long chain ("*" after a single name took seconds).
+ */
+static void hash_copy_grows(struct kunit *test)
+{
+	struct ftrace_hash *one = ftrace_hash_alloc(0), *c;
+	unsigned long ip;
+
+	KUNIT_ASSERT_NOT_NULL(test, one);
+	KUNIT_ASSERT_EQ(test, ftrace_hash_add(one, 0x10), 0);
+	c = ftrace_hash_copy(one);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, c->size_bits, 0UL);
+	for (ip = 0x1000; ip < 0x1000 + 5000 * 16; ip += 16)
+		KUNIT_ASSERT_EQ(test, ftrace_hash_add(c, ip), 0);
+	KUNIT_EXPECT_EQ(test, c->count, 5001UL);
+	/* At most four entries a bucket, up to the largest table. */
+	KUNIT_EXPECT_GE(test, c->size_bits, (unsigned long)FTRACE_HASH_MAX_BITS - 1);
+	for (ip = 0x1000; ip < 0x1000 + 5000 * 16; ip += 16)
+		KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(c, ip));
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(c, 0x10));
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(c, 0x1008));
+	ftrace_hash_free(c);
+	ftrace_hash_free(one);
+}
+
 static void hash_empty_rules(struct kunit *test)
 {
 	struct ftrace_hash *h = ftrace_hash_copy(NULL);
@@ -636,6 +664,7 @@ static struct kunit_case probe_cases[] = {
 
 static struct kunit_case hash_cases[] = {
 	KUNIT_CASE(hash_add_lookup_del),
+	KUNIT_CASE(hash_copy_grows),
 	KUNIT_CASE(hash_empty_rules),
 	KUNIT_CASE(func_mapper),
 	{}
