@@ -33,8 +33,12 @@ struct ftrace_hash __rcu *ftrace_graph_hash = RCU_INITIALIZER(&ftrace_empty_hash
 struct ftrace_hash __rcu *ftrace_graph_notrace_hash =
 	RCU_INITIALIZER(&ftrace_empty_hash);
 
-/* Longest filter word (a function name plus a command and parameters). */
-#define FTRACE_WORD_MAX	(KSYM_NAME_LEN + 128)
+/*
+ * Size of the word buffer: a filter word may be as long as a full symbol
+ * string ("name+off/size [module build-id]") plus a few glob characters.
+ * Scripts rely on the exact limit, so it is the one 6.1 accepted.
+ */
+#define FTRACE_WORD_MAX	(KSYM_SYMBOL_LEN + 4)
 
 enum fs_kind { FS_AVAIL, FS_AVAIL_ADDRS, FS_ENABLED, FS_FILTER, FS_NOTRACE,
 	       FS_GRAPH, FS_GRAPH_NOTRACE };
