@@ -288,10 +288,15 @@ echo > trace
 echo function > current_tracer
 # The shell's read reads with read(2); busybox cat may use sendfile.
 read -r _ < /proc/version
+# Stop the buffer and read it before switching tracer: a new tracer
+# (nop included) starts with an empty buffer.
+echo 0 > tracing_on
+grep -v '^#' trace > $W/final.trace
 echo nop > current_tracer
-if ! grep -q ' vfs_read' trace; then
+echo 1 > tracing_on
+if ! grep -q ' vfs_read' $W/final.trace; then
 	err=1; note final "the function tracer no longer traces vfs_read"
-	note final "tracing_on $(cat tracing_on), filter '$(cat set_ftrace_filter)', trace: $(grep -v '^#' trace | head -n 3)"
+	note final "tracing_on $(cat tracing_on), filter '$(cat set_ftrace_filter)', trace: $(head -n 3 $W/final.trace)"
 	note final "pid '$(cat set_ftrace_pid)' notrace_pid '$(cat set_ftrace_notrace_pid 2>/dev/null)' enabled: $(cat enabled_functions | head -n 3) cpumask $(cat tracing_cpumask) options: $(grep -E 'function|record|trace_printk' trace_options | tr '\n' ' ')"
 fi
 echo > set_ftrace_filter

@@ -173,6 +173,7 @@ static int verbose, strict, ours = -1;
 static const char *instance = "tfuzz";
 static char *only[16];
 static int nonly;
+static char repro[2048];	/* the options a replay of one case needs */
 
 /* The names the valid writes use (available_filter_functions). */
 static char **names;
@@ -1388,8 +1389,8 @@ static void run_case(long i)
 					if (cl)
 						printf("tfuzz:   close(2) failed: %s\n", errname(cerr));
 					diff_summary(refp, &after);
-					printf("tfuzz:   reproduce: tfuzz -s %llu -c %ld\n",
-					       (unsigned long long)seed, i);
+					printf("tfuzz:   reproduce: tfuzz -s %llu -c %ld%s\n",
+					       (unsigned long long)seed, i, repro);
 				}
 			}
 		}
@@ -1708,6 +1709,14 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || count < 0)
 		usage();
+	for (i = 0; i < nonly; i++)
+		snprintf(repro + strlen(repro), sizeof(repro) - strlen(repro),
+			 " -f %s", only[i]);
+	snprintf(repro + strlen(repro), sizeof(repro) - strlen(repro), "%s%s%s%s%s",
+		 strcmp(instance, "tfuzz") ? " -i " : "",
+		 strcmp(instance, "tfuzz") ? instance : "",
+		 ours < 0 ? "" : ours ? " -m ours" : " -m upstream",
+		 strict ? " -S" : "", "");
 
 	pagesz = sysconf(_SC_PAGESIZE);
 	arena_size = (32768 + pagesz - 1) / pagesz * pagesz;
