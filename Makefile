@@ -6,7 +6,7 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
-	check-bpf lint stress model bench bench-recordmcount series clean
+	check-bpf lint stress debug model bench bench-recordmcount series clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
@@ -16,6 +16,7 @@ help:
 	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
 	@echo "make lint [ARCH=..]                sparse and coccinelle on the core's files (make check runs sparse)"
 	@echo "make stress [ARCH=..] [FLAVOR=..] [SIZE=short|full]  the core under load and bad input"
+	@echo "make debug [ARCH=..] [FLAVOR=..]   KUnit, ftracetest and stress on a KASAN+lockdep kernel"
 	@echo "make model                         spin: the patch protocols, model-checked"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
 	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
@@ -54,6 +55,13 @@ lint: setup
 # malformed writes (harness/stress.sh); SIZE=full is the long run.
 stress: setup
 	@$(H)/stress.sh $(ARCH) $(FLAVOR) $(or $(SIZE),short)
+
+# The same kernel with KASAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP and
+# DEBUG_LIST (FLAVOR-debug): KUnit, ftracetest's ftrace cases and the short
+# stress run, no splat allowed (harness/debug.sh).  make stress
+# FLAVOR=ours-debug runs only the stress part.
+debug: setup
+	@$(H)/debug.sh $(ARCH) $(FLAVOR)
 
 # Promela models of the patch protocols, checked exhaustively by spin.
 model: setup

@@ -20,10 +20,16 @@ check_arch() {
 	esac
 }
 
+# FLAVOR-debug (ours-debug, upstream-debug) is FLAVOR built with
+# VARIANT=debug (configs/variant-debug.config: KASAN, lockdep, ...); the
+# caller's $flavor becomes the plain FLAVOR.
 check_flavor() {
 	case "$1" in
+	*-debug) export VARIANT=debug; flavor=${1%-debug} ;;
+	esac
+	case "${1%-debug}" in
 	ours|upstream|wip) ;;
-	*) die "FLAVOR must be ours, upstream or wip, not '$1'" ;;
+	*) die "FLAVOR must be ours, upstream or wip (or FLAVOR-debug), not '$1'" ;;
 	esac
 }
 
