@@ -76,6 +76,31 @@ static bool want_rec(struct fs_iter *it, struct ftrace_block *b,
 }
 
 /*
+ * Can block @b hold a record a filter file shows?  Reading a small filter
+ * should not cost a look-up for each of the kernel's call sites: a hash
+ * of a few entries is compared with the block's address range instead
+ * (records are sorted within a block).
+ */
+static bool block_may_show(struct fs_iter *it, struct ftrace_block *b)
+{
+	struct ftrace_func_entry *e;
+	unsigned long lo, hi, i;
+
+	if (it->kind < FS_FILTER)
+		return true;
+	if (!it->shown || !it->shown->count || !b->count)
+		return false;
+	if (it->shown->count > 64)
+		return true;
+	lo = ftrace_rec_ip(b, &b->recs[0]);
+	hi = ftrace_rec_ip(b, &b->recs[b->count - 1]);
+	for_each_hash_entry(it->shown, i, e)
+		if (e->ip >= lo && e->ip <= hi)
+			return true;
+	return false;
+}
+
+/*
  * Move to the first shown record at or after record number *pos.
  *
  * Positions count records, shown or not, so a module loaded or unloaded
@@ -94,6 +119,11 @@ static void *seek_rec(struct fs_iter *it, loff_t *pos)
 	for_each_ftrace_block(b) {
 		if (n >= b->count) {
 			n -= b->count;
+			continue;
+		}
+		if (!block_may_show(it, b)) {
+			*pos += b->count - n;
+			n = 0;
 			continue;
 		}
 		for (; n < b->count; n++, (*pos)++) {
