@@ -10,7 +10,9 @@
 #      run ftracetest (the CI subset of ftt-subset.ARCH, or all with "full";
 #      the project's cases in test.d/ftrace-core always), judge the console
 #      log against expectations/ARCH.txt; then boot it once more with ftrace
-#      boot parameters (harness=bootcheck) and judge its CHECK| lines.
+#      boot parameters (harness=bootcheck) and judge its CHECK| lines;
+#      the livepatch selftests where expected; make stress's short form
+#      (ours only).
 #   3. x86_64 without DYNAMIC_FTRACE (VARIANT=nodyn): build, boot once,
 #      judge the CHECK| lines of harness/guest/nodyncheck.sh.
 #   4. per arch in SMOKE_ARCHES (default arm): build, boot, smoke test.
@@ -164,6 +166,15 @@ for arch in $arches; do
 		python3 "$top/harness/check.py" kselftest --name "$name-kselftest" \
 			--log "$build/logs/check-$name-kselftest.log" \
 			--expect "$top/expectations/kselftest.$arch.txt" --results "$results"
+	fi
+
+	# make stress's short form on our kernel: tracers, filters, instances
+	# and modules churning under load, then malformed writes
+	# (harness/stress.sh).  Upstream's baseline is in the README.
+	if [ "$flavor" = ours ]; then
+		echo "== $name: stress (short)"
+		host_suite "stress-$name" env STRESS_BUILT=1 "$top/harness/stress.sh" "$arch" "$flavor" short
+		grep -E '^(ok|FAIL|     stress|stress:)' "$build/logs/host-stress-$name.log" | sed 's/^/   /'
 	fi
 done
 # The function tracer without dynamic ftrace (x86_64, VARIANT=nodyn): one
