@@ -538,8 +538,13 @@ def total(args):
     for name in names:
         with open(os.path.join(args.dir, name)) as f:
             for line in f:
-                k, v = line.split()
-                sums[k] += int(v)
+                words = line.split()
+                if len(words) != 2 or words[0] not in sums or not words[1].isdigit():
+                    # A stray file here must not hide the other counts.
+                    sums['failed'] += 1
+                    print(f'FAIL total: {name}: not a count line: {line.strip()!r}')
+                    break
+                sums[words[0]] += int(words[1])
     if not names:
         sums['failed'] += 1
         print('FAIL total: no results at all')

@@ -6,7 +6,8 @@
 # "short" (make check) takes a few minutes per kernel; "full" is the
 # issue's size (1,000 tracer cycles, 200 module cycles, 100,000 malformed
 # writes).  APPEND=stress_jobs=modules,fuzz (say) runs only those jobs.
-# The guest's report is kept in build/results/stress-KERNEL.txt.
+# The guest's report is kept in build/stress/KERNEL-SIZE.txt (not under
+# build/results, whose files are make check's counts).
 # The last line is "N passed, N failed, N skipped".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,8 +25,8 @@ if [ "${STRESS_BUILT:-0}" != 1 ]; then
 fi
 name=$(kname "$arch" "$flavor")
 log="$build/logs/$name-stress.log"
-mkdir -p "$build/results"
-res="$build/results/stress-$name-$size.txt"
+mkdir -p "$build/stress"
+res="$build/stress/$name-$size.txt"
 start=$(date +%s)
 APPEND="stress=$size stress_seed=${SEED:-1} ${APPEND:-}" TIMEOUT=$timeout \
 	"$top/harness/qemu.sh" "$arch" "$flavor" stress > /dev/null

@@ -188,6 +188,16 @@ class Total(unittest.TestCase):
             self.assertEqual(p.stdout.splitlines()[-1], '5 passed, 1 failed, 1 skipped')
             self.assertEqual(p.returncode, 1)
 
+    def test_stray_file_is_a_failure_not_a_crash(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(os.path.join(d, 'a'), 'passed 3\nfailed 0\nskipped 1\n')
+            write(os.path.join(d, 'stress.txt'), 'STRESS total jobs=11 errors=0\n')
+            p = subprocess.run([sys.executable, CHECK, 'total', d],
+                               capture_output=True, text=True)
+            self.assertEqual(p.stdout.splitlines()[-1], '3 passed, 1 failed, 1 skipped')
+            self.assertIn('stress.txt', p.stdout)
+            self.assertEqual(p.returncode, 1)
+
     def test_empty_is_failure(self):
         with tempfile.TemporaryDirectory() as d:
             p = subprocess.run([sys.executable, CHECK, 'total', d],
