@@ -578,13 +578,22 @@ void ftrace_create_filter_files(struct trace_array *tr, struct dentry *parent)
 /**
  * ftrace_destroy_filter_files - make sure @ops is off before it is freed
  * @ops: the ops of a trace array being removed
+ *
+ * The ":mod:" words still waiting for their module go with it (the trace
+ * array has already left the list that module loads walk).
  */
 void ftrace_destroy_filter_files(struct ftrace_ops *ops)
 {
+	struct trace_array *tr = ops->private;
+
 	mutex_lock(&ftrace_lock);
 	if (ops->flags & FTRACE_OPS_FL_ENABLED)
 		ftrace_shutdown(ops, 0);
 	ops->flags |= FTRACE_OPS_FL_DELETED;
+	if (tr && tr->ops == ops) {
+		ftrace_mods_free(&tr->mod_trace);
+		ftrace_mods_free(&tr->mod_notrace);
+	}
 	mutex_unlock(&ftrace_lock);
 	ftrace_free_filter(ops);
 }

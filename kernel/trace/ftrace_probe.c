@@ -822,6 +822,8 @@ void ftrace_mod_loaded(struct module *mod)
 {
 	struct trace_array *tr;
 
+	/* trace_types_lock keeps the list; instances leave it under it. */
+	lockdep_assert_held(&trace_types_lock);
 	lockdep_assert_held(&ftrace_lock);
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
 		if (!tr->ops || !tr->ops->func_hash)
