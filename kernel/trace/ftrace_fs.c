@@ -368,7 +368,9 @@ int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 /* Apply one parsed word to the private hash. */
 static int apply_word(struct fs_iter *it)
 {
+	bool graph = it->kind == FS_GRAPH || it->kind == FS_GRAPH_NOTRACE;
 	char *word = it->parser.buffer;
+	unsigned long before;
 	int ret;
 
 	if (!trace_parser_loaded(&it->parser))
@@ -376,9 +378,16 @@ static int apply_word(struct fs_iter *it)
 	mutex_lock(&ftrace_lock);
 	if (has_mods(it))
 		ftrace_mods_resolve(&it->mods, it->hash);
+	before = it->hash->count;
 	ret = ftrace_apply_text(it->hash, word, it->parser.idx, it->tr,
 				has_mods(it) ? &it->mods : NULL,
 				it->kind == FS_FILTER || it->kind == FS_GRAPH);
+	/*
+	 * The graph files refuse a "!" word that removes nothing (the
+	 * filter files take it: it matched), as 6.1 did.
+	 */
+	if (!ret && graph && word[0] == '!' && it->hash->count == before)
+		ret = -EINVAL;
 	mutex_unlock(&ftrace_lock);
 	trace_parser_clear(&it->parser);
 	if (ret < 0)
