@@ -91,7 +91,9 @@ static void hash_grow(struct ftrace_hash *hash)
 
 	if (bits == hash->size_bits)
 		return;
-	hash->buckets = kcalloc(1UL << bits, sizeof(*old), GFP_KERNEL);
+	/* Failing is harmless: the hash keeps its table.  No warning. */
+	hash->buckets = kcalloc(1UL << bits, sizeof(*old),
+				GFP_KERNEL | __GFP_NOWARN);
 	if (!hash->buckets) {
 		hash->buckets = old;
 		return;
