@@ -54,7 +54,8 @@
  *  - 6.1 only: a truncating open of a filter file whose write failed still
  *    publishes the emptied filter (and has dropped the pending ":mod:"
  *    entries at open).  On 6.1 (told apart from ours by our boot line
- *    "ftrace: N call sites, X bytes per record") such a read-back is
+ *    "ftrace: N call sites, X bytes per record" or, once that has left
+ *    the log, by our ftrace_apply_text in /proc/kallsyms) such a read-back is
  *    counted as "upstream-trunc", not as changed-on-reject, unless -S.
  *
  * The program does not assume it is alone: every case takes its own
@@ -1428,6 +1429,24 @@ static void kmsg_boot(const char *m)
 		kmsg_ours = 1;
 }
 
+/*
+ * Is a function of the project's core in /proc/kallsyms?  The boot line
+ * kmsg_boot() looks for can have left the kernel's log buffer already.
+ */
+static int kallsyms_ours(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, " ftrace_apply_text\n") != NULL;
+	fclose(f);
+	return found;
+}
+
 static void kmsg_check(const char *m)
 {
 	size_t i;
@@ -1731,7 +1750,7 @@ int main(int argc, char **argv)
 		       strerror(errno));
 	kmsg_drain(kmsg_boot);
 	if (ours < 0) {
-		ours = kmsg_ours;
+		ours = kmsg_ours || kallsyms_ours();
 		if (kmsg_fd < 0)
 			ours = 1;	/* cannot tell: hold it to ours */
 	}
