@@ -15,7 +15,7 @@ help:
 	@echo "make check-full                    the same with every ftracetest case"
 	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
 	@echo "make lint [ARCH=..]                sparse and coccinelle on the core's files (make check runs sparse)"
-	@echo "make stress [ARCH=..] [FLAVOR=..] [SIZE=short|full]  the core under load and bad input"
+	@echo "make stress [ARCH=..] [FLAVOR=..] [SIZE=short|full|debug]  the core under load and bad input"
 	@echo "make debug [ARCH=..] [FLAVOR=..]   KUnit, ftracetest and stress on a KASAN+lockdep kernel"
 	@echo "make model                         spin: the patch protocols, model-checked"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"

@@ -6,7 +6,8 @@
 #      project's test.d/ftrace-core, judged as make check judges them
 #      (upstream's expectations; any oops, WARN, BUG, lockdep or KASAN
 #      line fails);
-#   2. make stress's short form on the same kernel.
+#   2. make stress at its debug size (a tenth of the short form) on the
+#      same kernel.
 # A debug kernel runs several times slower under TCG; the time each step
 # took is printed.  The last line is "N passed, N failed, N skipped".
 set -uo pipefail
@@ -30,9 +31,9 @@ python3 "$top/harness/check.py" judge --name "$name" --kunit --subset \
 	--log "$build/logs/debug-$name.log" --expect "$top/expectations/$arch.txt" \
 	--core-cases "$top/harness/ftt" --results "$results" | grep -v '^ok ' | sed 's/^/   /'
 
-echo "== $name: stress (short)"
+echo "== $name: stress (debug size)"
 start=$(date +%s)
-STRESS_BUILT=1 TIMEOUT=${STRESS_TIMEOUT:-7200} "$top/harness/stress.sh" "$arch" "$flavor-debug" short \
+STRESS_BUILT=1 TIMEOUT=${STRESS_TIMEOUT:-7200} "$top/harness/stress.sh" "$arch" "$flavor-debug" debug \
 	> "$build/logs/debug-$name-stress.log" 2>&1
 grep -vE '^ok ' "$build/logs/debug-$name-stress.log" | sed 's/^/   /'
 echo "   stress ran $(( $(date +%s) - start )) s"

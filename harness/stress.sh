@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# stress.sh ARCH FLAVOR [short|full]: make stress.  Builds ARCH-FLAVOR (and
-# its initramfs), boots it on 2 vCPUs with harness=stress and judges the
+# stress.sh ARCH FLAVOR [short|full|debug]: make stress.  Builds ARCH-FLAVOR
+# (and its initramfs), boots it on 2 vCPUs with harness=stress and judges the
 # guest's report (harness/guest/stress.sh): one result per job, a job
 # passing when it counted no error; the kernel log must hold no splat.
 # "short" (make check) takes a few minutes per kernel; "full" is the
 # issue's size (1,000 tracer cycles, 200 module cycles, 100,000 malformed
-# writes).  APPEND=stress_jobs=modules,fuzz (say) runs only those jobs.
+# writes); "debug" a tenth of short, for make debug's KASAN and lockdep
+# kernels, on which short did not finish 10 tracer cycles in 20 minutes.
+# APPEND=stress_jobs=modules,fuzz (say) runs only those jobs.
 # The guest's report is kept in build/stress/KERNEL-SIZE.txt (not under
 # build/results, whose files are make check's counts).
 # The last line is "N passed, N failed, N skipped".
@@ -16,7 +18,8 @@ check_arch "$arch"; check_flavor "$flavor"
 case "$size" in
 short) timeout=${TIMEOUT:-1200} ;;
 full) timeout=${TIMEOUT:-14400} ;;
-*) die "size must be short or full, not '$size'" ;;
+debug) timeout=${TIMEOUT:-7200} ;;
+*) die "size must be short, full or debug, not '$size'" ;;
 esac
 # STRESS_BUILT=1 (make check): the kernel and initramfs are already built.
 if [ "${STRESS_BUILT:-0}" != 1 ]; then

@@ -3,7 +3,8 @@
 # load, with tracers, filters, instances and modules churning at once, then
 # malformed writes to every writable file the core owns.
 #
-# Kernel parameters: stress=short|full (the sizes below), stress_seed=N,
+# Kernel parameters: stress=short|full|debug (the sizes below; debug is
+# for the KASAN and lockdep kernels of make debug), stress_seed=N,
 # stress_jobs=JOB,JOB... to run only those jobs of phase 1 (tracers,
 # instances, modules, writers, fuzz; default all; phase 2 runs with fuzz).
 # Phase 1, while every vCPU runs a busy load, these jobs run together:
@@ -39,8 +40,12 @@ for arg in $(cat /proc/cmdline); do
 done
 case "$size" in
 full) cycles=1000 insts=200 mods=200 wr=500 fuzz1=75000 fuzz2=25000 ;;
+debug) cycles=4 insts=4 mods=4 wr=10 fuzz1=300 fuzz2=100 ;;
 *) cycles=40 insts=20 mods=20 wr=50 fuzz1=3000 fuzz2=1000 ;;
 esac
+# A progress line every PSTEP steps of a job (every step at debug size).
+pstep=10
+[ "$size" = debug ] && pstep=1
 echo "HARNESS: stress size=$size seed=$seed cycles=$cycles instances=$insts modules=$mods writers=4x$wr fuzz=$((fuzz1 + fuzz2))"
 # Kernel messages would split the result lines: the console takes only
 # emergencies; the log is read from dmesg at the end.
@@ -55,9 +60,9 @@ t_start=$(now)
 job_done() {
 	echo "STRESS| $1 count=$2 errors=$3 seconds=$(awk "BEGIN{printf \"%.0f\", $(now)-$4}")" > $W/$1.res
 }
-# progress NAME I: a progress line every 10th step.
+# progress NAME I: a progress line every PSTEP-th step.
 progress() {
-	[ $(($2 % 10)) = 0 ] && echo "STRESSP| $1 $2 at $(now)"
+	[ $(($2 % pstep)) = 0 ] && echo "STRESSP| $1 $2 at $(now)"
 	return 0
 }
 # note NAME TEXT: a detail for the report (first 20 per job kept).
