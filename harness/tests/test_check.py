@@ -178,13 +178,18 @@ class Ktap(unittest.TestCase):
         self.assertFalse(complete)
 
 
+def run_total(d):
+    """check.py total on directory d."""
+    return subprocess.run([sys.executable, CHECK, 'total', d],
+                          capture_output=True, text=True)
+
+
 class Total(unittest.TestCase):
     def test_sums_and_exit(self):
         with tempfile.TemporaryDirectory() as d:
             write(os.path.join(d, 'a'), 'passed 3\nfailed 0\nskipped 1\n')
             write(os.path.join(d, 'b'), 'passed 2\nfailed 1\nskipped 0\n')
-            p = subprocess.run([sys.executable, CHECK, 'total', d],
-                               capture_output=True, text=True)
+            p = run_total(d)
             self.assertEqual(p.stdout.splitlines()[-1], '5 passed, 1 failed, 1 skipped')
             self.assertEqual(p.returncode, 1)
 
@@ -192,16 +197,14 @@ class Total(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             write(os.path.join(d, 'a'), 'passed 3\nfailed 0\nskipped 1\n')
             write(os.path.join(d, 'stress.txt'), 'STRESS total jobs=11 errors=0\n')
-            p = subprocess.run([sys.executable, CHECK, 'total', d],
-                               capture_output=True, text=True)
+            p = run_total(d)
             self.assertEqual(p.stdout.splitlines()[-1], '3 passed, 1 failed, 1 skipped')
             self.assertIn('stress.txt', p.stdout)
             self.assertEqual(p.returncode, 1)
 
     def test_empty_is_failure(self):
         with tempfile.TemporaryDirectory() as d:
-            p = subprocess.run([sys.executable, CHECK, 'total', d],
-                               capture_output=True, text=True)
+            p = run_total(d)
             self.assertEqual(p.returncode, 1)
 
 
