@@ -48,8 +48,14 @@ pstep=10
 [ "$size" = debug ] && pstep=1
 echo "HARNESS: stress size=$size seed=$seed cycles=$cycles instances=$insts modules=$mods writers=4x$wr fuzz=$((fuzz1 + fuzz2))"
 # Kernel messages would split the result lines: the console takes only
-# emergencies; the log is read from dmesg at the end.
-echo 1 > /proc/sys/kernel/printk
+# emergencies; the log is read from dmesg at the end.  At debug size the
+# console takes warnings too: a debug run that stops making progress must
+# show why (lockdep, a blocked task) before the host's timeout kills it.
+if [ "$size" = debug ]; then
+	echo 5 > /proc/sys/kernel/printk
+else
+	echo 1 > /proc/sys/kernel/printk
+fi
 dmesg -c > /dev/null
 W=/tmp/stress
 mkdir -p $W
@@ -78,6 +84,22 @@ for c in $(seq "$(nproc)"); do
 		ls / > /dev/null
 	done) &
 done
+
+# At debug size, every 5 minutes: each task that is running or blocked,
+# with the top of its kernel stack (STRESSW lines, for the reader only).
+if [ "$size" = debug ]; then
+	(while sleep 300 && [ ! -f $W/stop ]; do
+		echo "STRESSW| at $(now)"
+		for p in /proc/[0-9]*; do
+			st=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' $p/status 2>/dev/null)
+			case "$st" in
+			R|D) echo "STRESSW| ${p#/proc/} $(cat $p/comm 2>/dev/null) $st" \
+				"$(head -n 4 $p/stack 2>/dev/null | tr '\n' ' ')" ;;
+			esac
+		done
+	done) &
+	watcher=$!
+fi
 
 graph=0
 grep -qw function_graph available_tracers && graph=1
@@ -277,6 +299,7 @@ if want fuzz; then
 		set_graph_function set_ftrace_pid set_ftrace_notrace_pid
 fi
 touch $W/stop
+[ -n "${watcher:-}" ] && kill "$watcher" 2> /dev/null
 wait
 
 # Still tracing: the function tracer sees a known function.
