@@ -6,6 +6,7 @@
  *   ftrace_hash.c     ip sets (filter/notrace hashes) and the ip->data mapper
  *   ftrace_ops.c      the ops list, the list function, register/unregister
  *   ftrace_update.c   accounting (what each site must call) and patching
+ *   ftrace_compat.c   <linux/ftrace_arch.h> on the 6.1 arch interface
  *   ftrace_match.c    names and globs to records
  *   ftrace_filter.c   the filter API and word syntax, boot filters, ftrace_init()
  *   ftrace_fs.c       tracefs files of the core
@@ -34,6 +35,7 @@
 #define _KERNEL_TRACE_FTRACE_CORE_H
 
 #include <linux/ftrace.h>
+#include <linux/ftrace_arch.h>
 #include <linux/rcupdate.h>
 #include <linux/module.h>
 
@@ -118,8 +120,7 @@ static inline struct ftrace_hash *ftrace_ops_hash_locked(struct ftrace_ops *ops,
  * A call-site record is eight bytes: the site's offset from its block's base
  * address, and the same flag word as dyn_ftrace.flags (a reference count in
  * the low FTRACE_REF_MAX_SHIFT bits, FTRACE_FL_* above it).  The arch code
- * never sees this layout; it gets a struct dyn_ftrace filled in for the
- * duration of one call (struct ftrace_site).
+ * never sees this layout: it gets batches of changes (<linux/ftrace_arch.h>).
  */
 struct ftrace_rec {
 	u32 off;
@@ -140,12 +141,6 @@ struct ftrace_block {
 	unsigned int order;
 	struct rcu_head rcu;
 	struct ftrace_rec recs[];
-};
-
-/* A record as the arch interface sees it, with the way back to the record. */
-struct ftrace_site {
-	struct dyn_ftrace dyn;
-	struct ftrace_rec *rec;
 };
 
 /* Flags for ftrace_replace_code(); bit 0 is what the 6.1 arch code tests. */
@@ -191,8 +186,6 @@ struct ftrace_block *ftrace_blocks_build(struct module *mod,
 					 unsigned long *start,
 					 unsigned long *end);
 void ftrace_blocks_free(struct ftrace_block *chain);
-void ftrace_site_load(struct ftrace_site *s, struct ftrace_block *b,
-		      struct ftrace_rec *r);
 void ftrace_boot_records(unsigned long *start, unsigned long *end);
 /* The linker script brackets the __mcount_loc table with these. */
 extern unsigned long __start_mcount_loc[];
@@ -219,18 +212,30 @@ extern struct ftrace_hash ftrace_empty_hash;
 		hlist_for_each_entry(e, &(hash)->buckets[i], hlist)
 
 /* ftrace_update.c */
-struct ftrace_patch_ops {
-	int (*make_call)(struct dyn_ftrace *rec, unsigned long addr);
-	int (*make_nop)(struct module *mod, struct dyn_ftrace *rec,
-			unsigned long addr);
-	int (*modify_call)(struct dyn_ftrace *rec, unsigned long old_addr,
-			   unsigned long addr);
+
+/*
+ * Sites on their way to the back end (ftrace_arch_patch(), or a test's),
+ * FTRACE_BATCH_MAX at a time, with the records to update once written.
+ */
+struct ftrace_batcher {
+	int (*patch)(struct ftrace_batch *batch);
+	struct ftrace_batch batch;
+	struct ftrace_patch entry[FTRACE_BATCH_MAX];
+	struct ftrace_rec *rec[FTRACE_BATCH_MAX];
+	bool enable;
+	unsigned int written;
 };
 
 extern struct ftrace_ops __rcu **ftrace_plan_ops;
 unsigned int ftrace_plan_block(struct ftrace_block *b);
-int ftrace_patch_block(struct ftrace_block *b, const struct ftrace_patch_ops *p,
-		       bool enable, struct ftrace_site *failed);
+int ftrace_rec_action(unsigned long ip, u32 f, bool enable);
+void ftrace_batcher_start(struct ftrace_batcher *bt,
+			  int (*patch)(struct ftrace_batch *batch),
+			  bool enable, bool live, struct module *mod);
+int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b);
+int ftrace_batcher_init_block(struct ftrace_batcher *bt, struct ftrace_block *b);
+int ftrace_batcher_flush(struct ftrace_batcher *bt);
+void ftrace_patch_failed(const struct ftrace_batch *batch, int err);
 void ftrace_enable_new_records(struct ftrace_block *b);
 void ftrace_convert_block(struct ftrace_block *b);
 void ftrace_slots_gc(void);

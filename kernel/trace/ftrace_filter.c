@@ -329,7 +329,7 @@ static void __init apply_boot_filters(void)
  */
 void __init ftrace_init(void)
 {
-	if (ftrace_dyn_arch_init()) {
+	if (ftrace_arch_init()) {
 		ftrace_dead = true;
 		return;
 	}

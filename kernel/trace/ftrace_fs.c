@@ -167,13 +167,11 @@ static void fs_stop(struct seq_file *m, void *v)
 
 /* " ->func": what the arch says the trampoline (or caller) calls. */
 static void show_callee(struct seq_file *m, struct ftrace_ops *op,
-			struct ftrace_block *b, struct ftrace_rec *r)
+			struct ftrace_rec *r)
 {
-	struct ftrace_site s;
 	void *callee;
 
-	ftrace_site_load(&s, b, r);
-	callee = arch_ftrace_trampoline_func(op, &s.dyn);
+	callee = ftrace_arch_tramp_callee(op, r->flags & FTRACE_FL_REGS_EN);
 	if (callee)
 		seq_printf(m, " ->%pS", callee);
 }
@@ -195,7 +193,7 @@ static void show_enabled(struct seq_file *m, struct ftrace_block *b,
 		seq_printf(m, "\ttramp: %pS (%pS)", (void *)target,
 			   op ? (void *)op->func : NULL);
 	}
-	show_callee(m, op, b, r);
+	show_callee(m, op, r);
 	if ((f & FTRACE_FL_DIRECT) && ftrace_find_rec_direct(ip))
 		seq_printf(m, "\n\tdirect-->%pS",
 			   (void *)ftrace_find_rec_direct(ip));

@@ -233,58 +233,73 @@ struct fake_site {
 
 static struct fake_site fake_text[NSITES];
 static int fake_writes;
-static bool fake_nop_got_module;
+static bool fake_unsorted;
+static unsigned int fake_batches;
 
-static struct fake_site *fake_at(struct dyn_ftrace *rec)
+/* A site holds @addr: the NOP when @addr is 0. */
+static bool fake_holds(struct fake_site *s, unsigned long addr)
 {
-	return (struct fake_site *)rec->ip;
+	return addr ? s->call && s->target == addr : !s->call;
 }
 
-static int fake_make_call(struct dyn_ftrace *rec, unsigned long addr)
+static void fake_write(struct fake_site *s, unsigned long addr)
 {
-	struct fake_site *s = fake_at(rec);
-
-	if (s->call)
-		return -EINVAL;
-	s->call = true;
+	s->call = !!addr;
 	s->target = addr;
 	fake_writes++;
-	return 0;
 }
 
-static int fake_make_nop(struct module *mod, struct dyn_ftrace *rec,
-			 unsigned long addr)
+/*
+ * The fake back end, like a real one: checks every site of the batch
+ * first, and writes none of them if one does not hold what the core says.
+ */
+static int fake_patch(struct ftrace_batch *batch)
 {
-	struct fake_site *s = fake_at(rec);
+	struct ftrace_patch *p;
+	unsigned int i;
 
-	fake_nop_got_module |= !!mod;
-	if (!s->call || s->target != addr)
-		return -EINVAL;
-	s->call = false;
-	fake_writes++;
+	fake_batches++;
+	if (!batch->nr || batch->nr > FTRACE_BATCH_MAX)
+		return -E2BIG;
+	for (i = 0; i < batch->nr; i++) {
+		p = &batch->patch[i];
+		if (i && p->ip <= p[-1].ip)
+			fake_unsorted = true;
+		if (p->old == p->new)
+			return -EINVAL;
+		if (!fake_holds((struct fake_site *)p->ip, p->old)) {
+			batch->bad = i;
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < batch->nr; i++)
+		fake_write((struct fake_site *)batch->patch[i].ip,
+			   batch->patch[i].new);
+	batch->done = batch->nr;
 	return 0;
 }
 
-static int fake_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
-			    unsigned long addr)
+/* A back end that writes site by site and stops at a bad one (6.1's). */
+static int fake_patch_each(struct ftrace_batch *batch)
 {
-	struct fake_site *s = fake_at(rec);
+	struct ftrace_patch *p;
+	unsigned int i;
 
-	if (!s->call || s->target != old_addr)
-		return -EINVAL;
-	s->target = addr;
-	fake_writes++;
+	for (i = 0; i < batch->nr; i++) {
+		p = &batch->patch[i];
+		if (!fake_holds((struct fake_site *)p->ip, p->old)) {
+			batch->bad = i;
+			return -EINVAL;
+		}
+		fake_write((struct fake_site *)p->ip, p->new);
+		batch->done++;
+	}
 	return 0;
 }
-
-static const struct ftrace_patch_ops fake_patch = {
-	.make_call = fake_make_call,
-	.make_nop = fake_make_nop,
-	.modify_call = fake_modify_call,
-};
 
 struct plan_fixture {
 	struct ftrace_block *b;
+	struct ftrace_batcher *bt;
 	struct ftrace_ops a, r;
 	struct ftrace_ops __rcu *list;
 	int saved_enabled;
@@ -293,6 +308,12 @@ struct plan_fixture {
 static void cb(unsigned long ip, unsigned long pip, struct ftrace_ops *op,
 	       struct ftrace_regs *fregs)
 {
+}
+
+/* Are FTRACE_ADDR and FTRACE_REGS_ADDR two callers? */
+static int two_callers(void)
+{
+	return FTRACE_REGS_ADDR != FTRACE_ADDR;
 }
 
 static unsigned long site_ip(int i)
@@ -322,7 +343,11 @@ static int plan_init(struct kunit *test)
 		return -ENOMEM;
 	memset(fake_text, 0, sizeof(fake_text));
 	fake_writes = 0;
-	fake_nop_got_module = false;
+	fake_unsorted = false;
+	fake_batches = 0;
+	f->bt = kunit_kzalloc(test, sizeof(*f->bt), GFP_KERNEL);
+	if (!f->bt)
+		return -ENOMEM;
 	for (i = 0; i < NSITES; i++)
 		tab[i] = site_ip(i);
 	f->b = ftrace_blocks_build(NULL, tab, tab + NSITES);
@@ -373,6 +398,31 @@ static struct ftrace_rec *rec_of(struct plan_fixture *f, int i)
 	return ftrace_block_find(f->b, site_ip(i));
 }
 
+/*
+ * Write the planned state of block @b (turn every site off, with @enable
+ * false) through back end @patch.
+ *
+ * Return: the number of sites written, or the back end's error.
+ */
+static int run_block(struct plan_fixture *f, struct ftrace_block *b,
+		     int (*patch)(struct ftrace_batch *batch), bool enable)
+{
+	int ret;
+
+	ftrace_batcher_start(f->bt, patch, enable, true, NULL);
+	for (ret = 0; b && !ret; b = rcu_dereference_raw(b->next))
+		ret = ftrace_batcher_add_block(f->bt, b);
+	if (!ret)
+		ret = ftrace_batcher_flush(f->bt);
+	return ret ?: f->bt->written;
+}
+
+/* As run_block() for the fixture's block and the checking fake. */
+static int run_fake(struct plan_fixture *f, bool enable)
+{
+	return run_block(f, f->b, fake_patch, enable);
+}
+
 static void plan_counts_and_flags(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
@@ -390,11 +440,9 @@ static void plan_counts_and_flags(struct kunit *test)
 static void patch_exactly_the_changes(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
-	struct ftrace_site failed;
 
 	ftrace_plan_block(f->b);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
-						 &failed), 2);
+	KUNIT_EXPECT_EQ(test, run_fake(f, true), 2);
 	KUNIT_EXPECT_TRUE(test, fake_text[0].call);
 	KUNIT_EXPECT_EQ(test, fake_text[0].target, (unsigned long)FTRACE_ADDR);
 	KUNIT_EXPECT_TRUE(test, fake_text[1].call);
@@ -405,21 +453,23 @@ static void patch_exactly_the_changes(struct kunit *test)
 
 	/* Nothing changed: nothing is written. */
 	ftrace_plan_block(f->b);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
-						 &failed), 0);
+	KUNIT_EXPECT_EQ(test, run_fake(f, true), 0);
 	KUNIT_EXPECT_EQ(test, fake_writes, 2);
 
-	/* The register-saving ops leaves: only site 1 changes. */
+	/*
+	 * The register-saving ops leaves: only site 1 changes, and is
+	 * written only if the two callers differ (on arm64 they are one).
+	 */
 	f->r.flags &= ~FTRACE_OPS_FL_ENABLED;
 	ftrace_plan_block(f->b);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
-						 &failed), 1);
+	KUNIT_EXPECT_EQ(test, run_fake(f, true), two_callers());
 	KUNIT_EXPECT_EQ(test, fake_text[1].target, (unsigned long)FTRACE_ADDR);
-	KUNIT_EXPECT_EQ(test, fake_writes, 3);
+	KUNIT_EXPECT_EQ(test, fake_writes, 2 + two_callers());
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 1)->flags & FTRACE_FL_REGS_EN);
+	KUNIT_EXPECT_FALSE(test, fake_unsorted);
 
 	/* Everything off. */
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, false,
-						 &failed), 2);
+	KUNIT_EXPECT_EQ(test, run_fake(f, false), 2);
 	KUNIT_EXPECT_FALSE(test, fake_text[0].call);
 	KUNIT_EXPECT_FALSE(test, fake_text[1].call);
 }
@@ -428,20 +478,17 @@ static void trampoline_for_a_lone_ops(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 	unsigned long tramp = site_ip(3);	/* any distinct address */
-	struct ftrace_site failed;
 
 	f->a.trampoline = tramp;
 	ftrace_plan_block(f->b);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 0)->flags & FTRACE_FL_TRAMP);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 1)->flags & FTRACE_FL_TRAMP);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
-						 &failed), 2);
+	KUNIT_EXPECT_EQ(test, run_fake(f, true), 2);
 	KUNIT_EXPECT_EQ(test, fake_text[0].target, tramp);
 	KUNIT_EXPECT_EQ(test, fake_text[1].target,
 			(unsigned long)FTRACE_REGS_ADDR);
 	/* Turning off must expect the trampoline call it made. */
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, false,
-						 &failed), 2);
+	KUNIT_EXPECT_EQ(test, run_fake(f, false), 2);
 	KUNIT_EXPECT_FALSE(test, fake_text[0].call);
 }
 
@@ -454,7 +501,6 @@ static void trampoline_slots_run_out(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 	const int n = NSITES - 2;
-	struct ftrace_site failed;
 	struct ftrace_ops *ops;
 	struct ftrace_hash *h;
 	int i, tramps = 0;
@@ -475,8 +521,7 @@ static void trampoline_slots_run_out(struct kunit *test)
 	}
 	RCU_INIT_POINTER(f->list, &ops[0]);
 	ftrace_plan_block(f->b);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
-						 &failed), n);
+	KUNIT_EXPECT_EQ(test, run_fake(f, true), n);
 	for (i = 0; i < n; i++) {
 		KUNIT_EXPECT_TRUE(test, fake_text[i + 2].call);
 		if (fake_text[i + 2].target == ops[i].trampoline)
@@ -489,45 +534,222 @@ static void trampoline_slots_run_out(struct kunit *test)
 	KUNIT_EXPECT_GT(test, tramps, 0);
 	KUNIT_EXPECT_LE(test, tramps, REC_SLOTS - 1);
 	ftrace_plan_block(f->b);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
-						 &failed), 0);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, false,
-						 &failed), n);
+	KUNIT_EXPECT_EQ(test, run_fake(f, true), 0);
+	KUNIT_EXPECT_EQ(test, run_fake(f, false), n);
 	for (i = 0; i < n; i++)
 		ftrace_hash_free(rcu_dereference_raw(ops[i].local_hash.filter_hash));
-}
-
-/* Turning a site off is never "module load time" for the arch. */
-static void nop_is_not_module_load(struct kunit *test)
-{
-	static struct module fake_mod;
-	struct plan_fixture *f = test->priv;
-	struct ftrace_site failed;
-
-	f->b->mod = &fake_mod;
-	ftrace_plan_block(f->b);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
-						 &failed), 2);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, false,
-						 &failed), 2);
-	KUNIT_EXPECT_FALSE(test, fake_nop_got_module);
-	f->b->mod = NULL;
 }
 
 static void mismatch_is_not_written(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
-	struct ftrace_site failed;
 
 	ftrace_plan_block(f->b);
 	fake_text[0].call = true;	/* someone else wrote the site */
 	fake_text[0].target = 0x1234;
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
-						 &failed), -EINVAL);
-	KUNIT_EXPECT_EQ(test, failed.dyn.ip, site_ip(0));
+	KUNIT_EXPECT_EQ(test, run_fake(f, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, f->bt->batch.patch[f->bt->batch.bad].ip,
+			site_ip(0));
 	KUNIT_EXPECT_EQ(test, fake_text[0].target, 0x1234UL);
+	/* The whole batch is refused: site 1 is not written either. */
 	KUNIT_EXPECT_EQ(test, fake_writes, 0);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & FTRACE_FL_ENABLED);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 1)->flags & FTRACE_FL_ENABLED);
+}
+
+/* Sites for the batch tests: more than two batches' worth. */
+#define NWIDE (2 * FTRACE_BATCH_MAX + 100)
+static struct fake_site wide_text[NWIDE];
+
+static unsigned long wide_ip(int i)
+{
+	return (unsigned long)&wide_text[i];
+}
+
+/*
+ * A block of NWIDE sites that ops @f->a alone wants, every one of them
+ * (an empty filter), planned; or NULL.
+ */
+static struct ftrace_block *wide_block(struct plan_fixture *f)
+{
+	struct ftrace_hash *h = rcu_dereference_raw(f->a.local_hash.filter_hash);
+	struct ftrace_block *b, *c;
+	unsigned long *tab;
+	int i;
+
+	tab = kcalloc(NWIDE, sizeof(*tab), GFP_KERNEL);
+	if (!tab)
+		return NULL;
+	for (i = 0; i < NWIDE; i++)
+		tab[i] = wide_ip(i);
+	memset(wide_text, 0, sizeof(wide_text));
+	b = ftrace_blocks_build(NULL, tab, tab + NWIDE);
+	kfree(tab);
+	if (IS_ERR_OR_NULL(b))
+		return NULL;
+	ftrace_hash_clear(h);
+	RCU_INIT_POINTER(f->a.next, &ftrace_list_end);
+	for (c = b; c; c = rcu_dereference_raw(c->next))
+		ftrace_plan_block(c);
+	return b;
+}
+
+/* The record of wide site @i in chain @b (NWIDE sites take two blocks). */
+static struct ftrace_rec *wide_rec(struct ftrace_block *b, int i)
+{
+	struct ftrace_rec *r = NULL;
+
+	for (; b && !r; b = rcu_dereference_raw(b->next))
+		r = ftrace_block_find(b, wide_ip(i));
+	return r;
+}
+
+static int wide_enabled(struct ftrace_block *b, int from, int to)
+{
+	int i, n = 0;
+
+	for (i = from; i < to; i++)
+		n += !!(wide_rec(b, i)->flags & FTRACE_FL_ENABLED);
+	return n;
+}
+
+/* Many sites go in sorted batches of at most FTRACE_BATCH_MAX. */
+static void batches_sorted_and_bounded(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_block *b = wide_block(f);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, true), NWIDE);
+	KUNIT_EXPECT_EQ(test, fake_batches, 3U);
+	KUNIT_EXPECT_FALSE(test, fake_unsorted);
+	for (i = 0; i < NWIDE; i++)
+		KUNIT_EXPECT_EQ(test, wide_text[i].target,
+				(unsigned long)FTRACE_ADDR);
+	KUNIT_EXPECT_EQ(test, wide_enabled(b, 0, NWIDE), NWIDE);
+	/* A second pass finds nothing to do. */
+	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, true), 0);
+	KUNIT_EXPECT_EQ(test, fake_batches, 3U);
+	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, false), NWIDE);
+	KUNIT_EXPECT_EQ(test, wide_enabled(b, 0, NWIDE), 0);
+	ftrace_blocks_free(b);
+}
+
+/* The site the refusal tests spoil: in the second batch. */
+#define WIDE_BAD (FTRACE_BATCH_MAX + 44)
+
+/* wide_block() with site WIDE_BAD holding a call nobody made. */
+static struct ftrace_block *wide_block_spoilt(struct plan_fixture *f)
+{
+	struct ftrace_block *b = wide_block(f);
+
+	wide_text[WIDE_BAD].call = true;
+	wide_text[WIDE_BAD].target = 0x1234;
+	return b;
+}
+
+/*
+ * A refused batch stops the update: the batches before it stay written
+ * and recorded, nothing of it or after it is written.
+ */
+static void refused_batch_stops(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_block *b = wide_block_spoilt(f);
+	int bad = WIDE_BAD;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, f->bt->written, (unsigned int)FTRACE_BATCH_MAX);
+	KUNIT_EXPECT_EQ(test, f->bt->batch.patch[f->bt->batch.bad].ip,
+			wide_ip(bad));
+	KUNIT_EXPECT_EQ(test, fake_writes, FTRACE_BATCH_MAX);
+	KUNIT_EXPECT_EQ(test, wide_enabled(b, 0, FTRACE_BATCH_MAX),
+			FTRACE_BATCH_MAX);
+	KUNIT_EXPECT_EQ(test, wide_enabled(b, FTRACE_BATCH_MAX, NWIDE), 0);
+	KUNIT_EXPECT_EQ(test, wide_text[bad].target, 0x1234UL);
+	ftrace_blocks_free(b);
+}
+
+/* A back end that wrote part of a batch: exactly that part is recorded. */
+static void partial_batch_recorded(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_block *b = wide_block_spoilt(f);
+	int bad = WIDE_BAD;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch_each, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, f->bt->written, (unsigned int)bad);
+	KUNIT_EXPECT_EQ(test, wide_enabled(b, 0, bad), bad);
+	KUNIT_EXPECT_EQ(test, wide_enabled(b, bad, NWIDE), 0);
+	/* What was recorded is what was written: turning off undoes it. */
+	wide_text[bad].call = false;
+	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, false), bad);
+	ftrace_blocks_free(b);
+}
+
+/*
+ * A later block at lower addresses (module text below the kernel's) makes
+ * the batch go first: every batch stays sorted.
+ */
+static void batches_stay_sorted(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_block *b = wide_block(f), *hi, *lo;
+	unsigned long *tab;
+	int i, split = 300;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	ftrace_blocks_free(b);
+	tab = kunit_kcalloc(test, NWIDE, sizeof(*tab), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tab);
+	for (i = 0; i < NWIDE; i++)
+		tab[i] = wide_ip(i);
+	hi = ftrace_blocks_build(NULL, tab + split, tab + NWIDE);
+	lo = ftrace_blocks_build(NULL, tab, tab + split);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(hi));
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(lo));
+	KUNIT_ASSERT_NULL(test, rcu_dereference_raw(hi->next));
+	RCU_INIT_POINTER(hi->next, lo);
+	for (b = hi; b; b = rcu_dereference_raw(b->next))
+		ftrace_plan_block(b);
+	KUNIT_EXPECT_EQ(test, run_block(f, hi, fake_patch, true), NWIDE);
+	KUNIT_EXPECT_FALSE(test, fake_unsorted);
+	/* 312 sites: 256 and 56; then 300: 256 and 44. */
+	KUNIT_EXPECT_EQ(test, fake_batches, 4U);
+	KUNIT_EXPECT_EQ(test, wide_enabled(hi, 0, NWIDE), NWIDE);
+	ftrace_blocks_free(hi);
+}
+
+/* Fresh sites: the compiler's call becomes the NOP; records stay as built. */
+static void init_batch(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_block *b = wide_block(f), *c;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (i = 0; i < NWIDE; i++) {
+		wide_text[i].call = true;
+		wide_text[i].target = MCOUNT_ADDR;
+	}
+	/*
+	 * The records keep their planned state (one user each): an init
+	 * batch must not record the NOPs it writes as a change of state.
+	 */
+	ftrace_batcher_start(f->bt, fake_patch, true, false, NULL);
+	for (c = b; c; c = rcu_dereference_raw(c->next))
+		KUNIT_EXPECT_EQ(test, ftrace_batcher_init_block(f->bt, c), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_batcher_flush(f->bt), 0);
+	KUNIT_EXPECT_TRUE(test, f->bt->batch.init);
+	KUNIT_EXPECT_EQ(test, f->bt->written, (unsigned int)NWIDE);
+	for (i = 0; i < NWIDE; i++) {
+		KUNIT_EXPECT_FALSE(test, wide_text[i].call);
+		KUNIT_EXPECT_EQ(test, wide_rec(b, i)->flags, 1U);
+	}
+	ftrace_blocks_free(b);
 }
 
 static void ipmodify_conflict(struct kunit *test)
@@ -573,7 +795,6 @@ static void direct_shares_with_ipmodify(struct kunit *test)
 static void notrace_and_disabled(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
-	struct ftrace_site failed;
 	struct ftrace_hash *h;
 
 	h = new_hash(&f->a.local_hash.notrace_hash);
@@ -582,8 +803,7 @@ static void notrace_and_disabled(struct kunit *test)
 	rec_of(f, 1)->flags |= FTRACE_FL_DISABLED;
 	ftrace_plan_block(f->b);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 0U);
-	KUNIT_EXPECT_EQ(test, ftrace_patch_block(f->b, &fake_patch, true,
-						 &failed), 0);
+	KUNIT_EXPECT_EQ(test, run_fake(f, true), 0);
 	KUNIT_EXPECT_EQ(test, fake_writes, 0);
 	ftrace_hash_free(h);
 	RCU_INIT_POINTER(f->a.local_hash.notrace_hash, NULL);
@@ -687,8 +907,12 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(patch_exactly_the_changes),
 	KUNIT_CASE(trampoline_for_a_lone_ops),
 	KUNIT_CASE(trampoline_slots_run_out),
-	KUNIT_CASE(nop_is_not_module_load),
 	KUNIT_CASE(mismatch_is_not_written),
+	KUNIT_CASE(batches_sorted_and_bounded),
+	KUNIT_CASE(refused_batch_stops),
+	KUNIT_CASE(partial_batch_recorded),
+	KUNIT_CASE(batches_stay_sorted),
+	KUNIT_CASE(init_batch),
 	KUNIT_CASE(ipmodify_conflict),
 	KUNIT_CASE(direct_shares_with_ipmodify),
 	KUNIT_CASE(notrace_and_disabled),

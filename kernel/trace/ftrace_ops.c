@@ -395,7 +395,7 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 		return ret;
 	ops->flags |= FTRACE_OPS_FL_ADDING;
 	if (ftrace_enabled || (ops->flags & FTRACE_OPS_FL_PERMANENT))
-		arch_ftrace_update_trampoline(ops);
+		ftrace_arch_tramp_update(ops);
 	ret = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
 	ops->flags &= ~FTRACE_OPS_FL_ADDING;
 	if (ret) {
@@ -458,7 +458,7 @@ static void ops_finish(struct ftrace_ops *ops)
 #ifdef CONFIG_DYNAMIC_FTRACE
 	/* After a failed update a site may still call the trampoline. */
 	if ((ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && !ftrace_dead)
-		arch_ftrace_trampoline_free(ops);
+		ftrace_arch_tramp_free(ops);
 #endif
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
 	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)

@@ -11,11 +11,13 @@
  *     (reference count, FTRACE_FL_REGS, FTRACE_FL_TRAMP, ...), next to the
  *     state the code is in now (FTRACE_FL_ENABLED, _REGS_EN, _TRAMP_EN).
  *
- *  2. Patch: the sites whose wanted and current state differ are handed to
- *     the arch in one batch (arch_ftrace_update_code(), which the 6.1 back
- *     ends implement with ftrace_modify_all_code()).  The generic batch
- *     runs under stop_machine(); x86 queues int3-based text_poke updates
- *     instead, and arm64 writes single instructions.
+ *  2. Patch: for every site whose wanted and current state differ, the
+ *     engine works out what it calls now and what it must call next, and
+ *     hands the changes to the arch in sorted batches of up to
+ *     FTRACE_BATCH_MAX sites (ftrace_arch_patch(), <linux/ftrace_arch.h>).
+ *     The records of the sites the arch wrote are then brought up to date.
+ *     Around the sites, the shared caller is pointed at the list function
+ *     and back (update_code()).
  *
  * Record flag word (32 bits):
  *
@@ -24,14 +26,11 @@
  *   22..16  trampoline slot: which trampoline a TRAMP_EN site calls now
  *   15..0   number of active ops that want the site
  *
- * The arch sees the flag word without the slot bits (ftrace_site_load()).
- *
  * Failure is closed: a back end that finds unexpected bytes at a site does
- * not write it and reports it (ftrace_bug()); the core prints one report
- * and never patches again.
+ * not write it and reports it in the batch; the core prints one report
+ * (ftrace_patch_failed()) and never patches again.
  */
 #include <linux/kallsyms.h>
-#include <linux/stop_machine.h>
 #include <linux/uaccess.h>
 
 #include "ftrace_core.h"
@@ -42,9 +41,6 @@
 
 /* Trampoline addresses that TRAMP_EN sites call, by slot; 0 is unused. */
 static unsigned long tramp_slot[REC_SLOTS];
-
-const void *ftrace_expected;
-enum ftrace_bug_type ftrace_bug_type;
 
 static unsigned int rec_slot(u32 flags)
 {
@@ -176,8 +172,16 @@ static bool want_direct_en(u32 f)
 	return (f & FTRACE_FL_DIRECT) && (f & REC_REF_MASK) == 1;
 }
 
-/* What the site of a record with flag word @f must have done to it. */
-static int rec_action(unsigned long ip, u32 f, bool enable)
+/**
+ * ftrace_rec_action - what must be done to a record's site
+ * @ip: the site
+ * @f: the record's flag word
+ * @enable: false to turn every site off
+ *
+ * Return: FTRACE_UPDATE_IGNORE when the site is as planned, otherwise
+ * FTRACE_UPDATE_MAKE_CALL, _MODIFY_CALL or _MAKE_NOP.
+ */
+int ftrace_rec_action(unsigned long ip, u32 f, bool enable)
 {
 	bool want = enable && (f & REC_REF_MASK) && !(f & FTRACE_FL_DISABLED);
 
@@ -195,38 +199,47 @@ static int rec_action(unsigned long ip, u32 f, bool enable)
 	return FTRACE_UPDATE_IGNORE;
 }
 
-static struct ftrace_rec *site_rec(struct dyn_ftrace *rec)
+static unsigned long caller_addr(bool regs)
 {
-	return container_of(rec, struct ftrace_site, dyn)->rec;
+	return regs ? FTRACE_REGS_ADDR : FTRACE_ADDR;
 }
 
-/**
- * ftrace_test_record - what must be done to the site of @rec
- * @rec: a record view from ftrace_rec_iter_record() (or the core)
- * @enable: false to ask how to turn every site off
- *
- * Return: FTRACE_UPDATE_IGNORE, _MAKE_CALL, _MODIFY_CALL or _MAKE_NOP.
- */
-int ftrace_test_record(struct dyn_ftrace *rec, bool enable)
+/* What the site at @ip (flag word @f) calls now; 0 for the NOP. */
+static unsigned long target_now(unsigned long ip, u32 f)
 {
-	return rec_action(rec->ip, site_rec(rec)->flags, enable);
+	if (!(f & FTRACE_FL_ENABLED))
+		return 0;
+	if ((f & FTRACE_FL_DIRECT_EN) && ftrace_find_rec_direct(ip))
+		return ftrace_find_rec_direct(ip);
+	if (f & FTRACE_FL_TRAMP_EN)
+		return tramp_slot[rec_slot(f)];
+	return caller_addr(f & FTRACE_FL_REGS_EN);
 }
 
-/**
- * ftrace_update_record - note that the site of @rec has been patched
- * @rec: the record view the arch just patched
- * @enable: as passed to ftrace_test_record()
- *
- * Return: the action that was due (as ftrace_test_record()).
- */
-int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
+/* What it must call once the planned update is done; 0 for the NOP. */
+static unsigned long target_next(unsigned long ip, u32 f, bool enable)
 {
-	struct ftrace_rec *r = site_rec(rec);
-	int act = rec_action(rec->ip, r->flags, enable);
+	unsigned long tramp;
+
+	if (!enable || !(f & REC_REF_MASK) || (f & FTRACE_FL_DISABLED))
+		return 0;
+	if (want_direct_en(f) && ftrace_find_rec_direct(ip))
+		return ftrace_find_rec_direct(ip);
+	if (f & FTRACE_FL_TRAMP) {
+		tramp = new_tramp(ip);
+		if (tramp)
+			return tramp;
+	}
+	return caller_addr(f & FTRACE_FL_REGS);
+}
+
+/* The site of @r (at @ip) now does what the plan wants: say so in @r. */
+static void rec_commit(struct ftrace_rec *r, unsigned long ip, bool enable)
+{
 	unsigned long tramp;
 	u32 f = r->flags;
 
-	switch (act) {
+	switch (ftrace_rec_action(ip, f, enable)) {
 	case FTRACE_UPDATE_MAKE_CALL:
 	case FTRACE_UPDATE_MODIFY_CALL:
 		f &= ~(FTRACE_FL_REGS_EN | FTRACE_FL_TRAMP_EN |
@@ -236,7 +249,7 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 			f |= FTRACE_FL_REGS_EN;
 		if (want_direct_en(f))
 			f |= FTRACE_FL_DIRECT_EN;
-		tramp = (f & FTRACE_FL_TRAMP) ? new_tramp(rec->ip) : 0;
+		tramp = (f & FTRACE_FL_TRAMP) ? new_tramp(ip) : 0;
 		if (tramp) {
 			f |= FTRACE_FL_TRAMP_EN;
 			f |= slot_for(tramp) << REC_SLOT_SHIFT;
@@ -248,66 +261,16 @@ int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
 		break;
 	}
 	r->flags = f;
-	rec->flags = f & ~REC_SLOT_MASK;
-	return act;
-}
-
-static unsigned long caller_addr(bool regs)
-{
-	return regs ? FTRACE_REGS_ADDR : FTRACE_ADDR;
-}
-
-/**
- * ftrace_get_addr_new - the address the site of @rec must call next
- * @rec: a record view
- *
- * Return: the trampoline of the single ops that wants the site, or the
- * arch caller (with or without saved registers).
- */
-unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
-{
-	u32 f = site_rec(rec)->flags;
-	unsigned long tramp;
-
-	if (want_direct_en(f) && ftrace_find_rec_direct(rec->ip))
-		return ftrace_find_rec_direct(rec->ip);
-	if (f & FTRACE_FL_TRAMP) {
-		tramp = new_tramp(rec->ip);
-		if (tramp)
-			return tramp;
-	}
-	return caller_addr(f & FTRACE_FL_REGS);
-}
-
-/**
- * ftrace_get_addr_curr - the address the site of @rec calls now
- * @rec: a record view of an enabled site
- *
- * Return: the trampoline or arch caller the site was last patched to call.
- */
-unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
-{
-	u32 f = site_rec(rec)->flags;
-
-	if ((f & FTRACE_FL_DIRECT_EN) && ftrace_find_rec_direct(rec->ip))
-		return ftrace_find_rec_direct(rec->ip);
-	if (f & FTRACE_FL_TRAMP_EN)
-		return tramp_slot[rec_slot(f)];
-	return caller_addr(f & FTRACE_FL_REGS_EN);
 }
 
 /* The call target of the site at @ip for enabled_functions (0: none). */
 unsigned long ftrace_site_target(unsigned long ip)
 {
-	struct ftrace_site s;
 	struct ftrace_block *b;
 	struct ftrace_rec *r;
 
 	r = ftrace_find_rec(ip, &b);
-	if (!r || !(r->flags & FTRACE_FL_ENABLED))
-		return 0;
-	ftrace_site_load(&s, b, r);
-	return ftrace_get_addr_curr(&s.dyn);
+	return r ? target_now(ip, r->flags) : 0;
 }
 
 static const char *bug_kind(int err)
@@ -325,133 +288,186 @@ static const char *bug_kind(int err)
 }
 
 /**
- * ftrace_bug - a back end could not patch a call site: shut ftrace off
- * @err: -EFAULT (unreadable), -EINVAL (unexpected bytes), -EPERM (write
- *	 failed) or another error from the back end
- * @rec: the record of the site; ftrace_expected may hold the bytes the
- *	 back end expected there
+ * ftrace_patch_failed - a back end refused a call site: shut ftrace off
+ * @batch: the batch, with @bad (and, if the back end knew them, @len,
+ *	   @expected and @found) filled in
+ * @err: what the back end returned: -EFAULT (unreadable), -EINVAL
+ *	 (unexpected bytes), -EPERM (write failed) or another error
  *
- * Prints one report naming the site and the expected and found bytes;
- * ftrace then never patches code again.
+ * Prints one report naming the site, what it was to change from and to,
+ * and the expected and found bytes; ftrace then never patches code again.
  */
-void ftrace_bug(int err, struct dyn_ftrace *rec)
+void ftrace_patch_failed(const struct ftrace_batch *batch, int err)
 {
+	const struct ftrace_patch *p;
 	u8 found[MCOUNT_INSN_SIZE];
-	unsigned long ip = rec->ip;
 
 	if (ftrace_dead)
 		return;
 	ftrace_kill();
-	pr_err("ftrace: %s at %pS: %d\n", bug_kind(err), (void *)ip, err);
-	if (ftrace_expected)
-		pr_err("ftrace: expected %*ph\n", MCOUNT_INSN_SIZE,
-		       ftrace_expected);
-	if (!copy_from_kernel_nofault(found, (void *)ip, sizeof(found)))
-		pr_err("ftrace: found    %*ph\n", MCOUNT_INSN_SIZE, found);
-	pr_err("ftrace: record flags %#lx; function tracing is now off for good\n",
-	       rec->flags);
+	p = &batch->patch[min(batch->bad, batch->nr - 1)];
+	pr_err("ftrace: %s at %pS: %d\n", bug_kind(err), (void *)p->ip, err);
+	if (batch->len) {
+		pr_err("ftrace: expected %*ph\n", batch->len, batch->expected);
+		pr_err("ftrace: found    %*ph\n", batch->len, batch->found);
+	} else if (!copy_from_kernel_nofault(found, (void *)p->ip,
+					     sizeof(found))) {
+		pr_err("ftrace: found    %*ph\n", (int)sizeof(found), found);
+	}
+	pr_err("ftrace: the site was to go from %ps to %ps (0: the NOP); function tracing is now off for good\n",
+	       (void *)p->old, (void *)p->new);
 	WARN(1, "ftrace: call site update failed\n");
 }
 
-static int arch_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
-			    unsigned long addr)
+/**
+ * ftrace_batcher_start - begin collecting sites into batches
+ * @bt: the batcher
+ * @patch: what writes a batch: ftrace_arch_patch(), or a test's
+ * @enable: false to turn every queued site off
+ * @live: other CPUs may be running the sites
+ * @mod: when !@live, the module every queued site belongs to (or NULL)
+ */
+void ftrace_batcher_start(struct ftrace_batcher *bt,
+			  int (*patch)(struct ftrace_batch *batch),
+			  bool enable, bool live, struct module *mod)
 {
-	return ftrace_modify_call(rec, old_addr, addr);
+	memset(&bt->batch, 0, sizeof(bt->batch));
+	bt->batch.patch = bt->entry;
+	bt->batch.live = live;
+	bt->batch.mod = live ? NULL : mod;
+	bt->patch = patch;
+	bt->enable = enable;
+	bt->written = 0;
 }
 
-/* The arch's write primitives, as the generic batch uses them. */
-static const struct ftrace_patch_ops arch_patch = {
-	.make_call	= ftrace_make_call,
-	.make_nop	= ftrace_make_nop,
-	.modify_call	= arch_modify_call,
-};
-
-/* Patch one site to its wanted state; on failure @s describes the site. */
-static int patch_site(struct ftrace_block *b, struct ftrace_rec *r,
-		      const struct ftrace_patch_ops *p, bool enable,
-		      struct ftrace_site *s)
+/**
+ * ftrace_batcher_flush - have the queued sites written
+ * @bt: the batcher
+ *
+ * The records of the sites the back end wrote are updated to say so.  On
+ * failure the batch stays as it was, for ftrace_patch_failed().
+ *
+ * Return: 0, or the back end's negative error.
+ */
+int ftrace_batcher_flush(struct ftrace_batcher *bt)
 {
-	int ret = 0;
+	struct ftrace_batch *batch = &bt->batch;
+	unsigned int i, done;
+	int ret;
 
-	ftrace_site_load(s, b, r);
-	switch (ftrace_test_record(&s->dyn, enable)) {
-	case FTRACE_UPDATE_IGNORE:
+	if (!batch->nr)
 		return 0;
-	case FTRACE_UPDATE_MAKE_CALL:
-		ftrace_bug_type = FTRACE_BUG_CALL;
-		ret = p->make_call(&s->dyn, ftrace_get_addr_new(&s->dyn));
-		break;
-	case FTRACE_UPDATE_MAKE_NOP:
-		ftrace_bug_type = FTRACE_BUG_NOP;
-		/*
-		 * No module: a module argument tells 6.1 back ends the module
-		 * is being loaded, and arm64 then writes without checking.
-		 */
-		ret = p->make_nop(NULL, &s->dyn, ftrace_get_addr_curr(&s->dyn));
-		break;
-	case FTRACE_UPDATE_MODIFY_CALL:
-		ftrace_bug_type = FTRACE_BUG_UPDATE;
-		ret = p->modify_call(&s->dyn, ftrace_get_addr_curr(&s->dyn),
-				     ftrace_get_addr_new(&s->dyn));
-		break;
-	}
+	batch->done = 0;
+	batch->bad = 0;
+	batch->len = 0;
+	ret = bt->patch(batch);
+	done = ret ? min(batch->done, batch->nr) : batch->nr;
+	if (!batch->init)
+		for (i = 0; i < done; i++)
+			rec_commit(bt->rec[i], batch->patch[i].ip, bt->enable);
+	bt->written += done;
 	if (!ret)
-		ftrace_update_record(&s->dyn, enable);
+		batch->nr = 0;
 	return ret;
 }
 
-/**
- * ftrace_patch_block - patch every site of @b whose state differs
- * @b: a planned block
- * @p: the write primitives (the arch's, or a test's)
- * @enable: false to turn every site off
- * @failed: receives the site that could not be patched
- *
- * Stops at the first failure; that site is not modified and the caller
- * decides what to do (the core shuts ftrace off).
- *
- * Return: the number of sites patched, or the back end's negative error.
- */
-int ftrace_patch_block(struct ftrace_block *b, const struct ftrace_patch_ops *p,
-		       bool enable, struct ftrace_site *failed)
+/* Queue one change; a full batch, or one that would lose its order, goes. */
+static int batcher_add(struct ftrace_batcher *bt, struct ftrace_rec *r,
+		       unsigned long ip, unsigned long old, unsigned long new)
 {
-	struct ftrace_rec *r;
-	int ret, n = 0;
-	u32 before;
+	struct ftrace_batch *batch = &bt->batch;
+	struct ftrace_patch *p;
+	int ret;
 
-	for (r = b->recs; r < b->recs + b->count; r++) {
-		before = r->flags;
-		ret = patch_site(b, r, p, enable, failed);
+	if (batch->nr && ip <= batch->patch[batch->nr - 1].ip) {
+		ret = ftrace_batcher_flush(bt);
 		if (ret)
 			return ret;
-		n += r->flags != before;
 	}
-	return n;
+	p = &batch->patch[batch->nr];
+	p->ip = ip;
+	p->old = old;
+	p->new = new;
+	bt->rec[batch->nr++] = r;
+	return batch->nr == FTRACE_BATCH_MAX ? ftrace_batcher_flush(bt) : 0;
 }
 
 /**
- * ftrace_replace_code - the generic batch: patch every site that differs
- * @mod_flags: FTRACE_MODIFY_ENABLE_FL (and FTRACE_MODIFY_MAY_SLEEP_FL)
+ * ftrace_batcher_add_block - queue the sites of @b that must change
+ * @bt: the batcher
+ * @b: a planned block
  *
- * Arches with a batched method (x86) override it.  Stops at the first
- * failure; that site is left untouched and ftrace is dead.
+ * A site whose state changes but whose call target does not (the two
+ * callers may be one) only has its record updated.
+ *
+ * Return: 0, or the back end's negative error from a flush.
  */
-void __weak ftrace_replace_code(int mod_flags)
+int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b)
 {
-	bool enable = mod_flags & FTRACE_MODIFY_ENABLE_FL;
-	struct ftrace_site failed;
-	struct ftrace_block *b;
+	unsigned long ip, old, new;
+	struct ftrace_rec *r;
 	int ret;
 
-	for_each_ftrace_block(b) {
-		ret = ftrace_patch_block(b, &arch_patch, enable, &failed);
-		if (ret < 0) {
-			ftrace_bug(ret, &failed.dyn);
-			return;
+	for (r = b->recs; r < b->recs + b->count; r++) {
+		ip = ftrace_rec_ip(b, r);
+		if (ftrace_rec_action(ip, r->flags, bt->enable) ==
+		    FTRACE_UPDATE_IGNORE)
+			continue;
+		old = target_now(ip, r->flags);
+		new = target_next(ip, r->flags, bt->enable);
+		if (old == new) {
+			rec_commit(r, ip, bt->enable);
+			continue;
 		}
-		if (mod_flags & FTRACE_MODIFY_MAY_SLEEP_FL)
-			cond_resched();
+		ret = batcher_add(bt, r, ip, old, new);
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
+
+/**
+ * ftrace_batcher_init_block - queue every site of a fresh block
+ * @bt: a batcher started with @live false
+ * @b: a block whose sites still hold what the compiler emitted
+ *
+ * Return: 0, or the back end's negative error from a flush.
+ */
+int ftrace_batcher_init_block(struct ftrace_batcher *bt, struct ftrace_block *b)
+{
+	struct ftrace_rec *r;
+	int ret;
+
+	bt->batch.init = true;
+	for (r = b->recs; r < b->recs + b->count; r++) {
+		ret = batcher_add(bt, r, ftrace_rec_ip(b, r), MCOUNT_ADDR, 0);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The batcher of the update engine, under ftrace_lock. */
+static struct ftrace_batcher batcher;
+
+/* Write every site whose state differs from the plan, batch by batch. */
+static int patch_all_sites(void)
+{
+	struct ftrace_block *b;
+	int ret = 0;
+
+	ftrace_batcher_start(&batcher, ftrace_arch_patch, true, true, NULL);
+	for_each_ftrace_block(b) {
+		ret = ftrace_batcher_add_block(&batcher, b);
+		if (ret)
+			break;
+		cond_resched();
+	}
+	if (!ret)
+		ret = ftrace_batcher_flush(&batcher);
+	if (ret)
+		ftrace_patch_failed(&batcher.batch, ret);
+	return ret;
 }
 
 static void sync_ipi(void *unused)
@@ -461,7 +477,7 @@ static void sync_ipi(void *unused)
 }
 
 /*
- * The arch caller could not be patched: what it calls is now unknown, so
+ * The shared caller could not be patched: what it calls is now unknown, so
  * ftrace shuts itself off like after a failed call-site write.
  */
 static bool caller_failed(int err)
@@ -477,114 +493,55 @@ static bool caller_failed(int err)
 	return true;
 }
 
-/**
- * ftrace_modify_all_code - carry out an update command on the code
- * @command: FTRACE_UPDATE_CALLS, FTRACE_UPDATE_TRACE_FUNC,
- *	     FTRACE_START_FUNC_RET / FTRACE_STOP_FUNC_RET, FTRACE_MAY_SLEEP
+/*
+ * Carry out an update command on the code: FTRACE_UPDATE_CALLS,
+ * FTRACE_UPDATE_TRACE_FUNC, FTRACE_START_FUNC_RET / FTRACE_STOP_FUNC_RET.
  *
- * Order matters when the arch caller switches from one ops to another:
+ * Order matters when the shared caller switches from one ops to another:
  * while sites change, the caller calls the list function (which ignores
  * function_trace_op); function_trace_op is set and made visible on every
  * CPU before the caller is pointed at the ops' own function.
  */
-void ftrace_modify_all_code(int command)
+static void update_code(int command)
 {
 	bool func = command & FTRACE_UPDATE_TRACE_FUNC;
-	int mod_flags = FTRACE_MODIFY_ENABLE_FL;
-	int err;
 
-	if (command & FTRACE_MAY_SLEEP)
-		mod_flags |= FTRACE_MODIFY_MAY_SLEEP_FL;
-	if (func) {
-		err = ftrace_update_ftrace_func(ftrace_ops_list_func);
-		if (caller_failed(err))
-			return;
+	if (func && caller_failed(ftrace_arch_set_func(ftrace_ops_list_func)))
+		return;
+	if ((command & FTRACE_UPDATE_CALLS) && patch_all_sites()) {
+		/*
+		 * ftrace is dead; the sites written so far still call the
+		 * shared caller: make it call nothing, and unhook the graph
+		 * tracer if this update was to.
+		 */
+		ftrace_arch_set_func(ftrace_stub);
+		if (command & FTRACE_STOP_FUNC_RET)
+			ftrace_arch_set_graph(false);
+		return;
 	}
-	if (command & FTRACE_UPDATE_CALLS)
-		ftrace_replace_code(mod_flags);
 	if (func && ftrace_trace_function != ftrace_ops_list_func) {
 		function_trace_op = ftrace_wanted_op();
 		/* The op must be visible before any CPU calls its function. */
 		smp_wmb();
-		if (!irqs_disabled())
-			smp_call_function(sync_ipi, NULL, 1);
-		err = ftrace_update_ftrace_func(ftrace_trace_function);
-		if (caller_failed(err))
+		smp_call_function(sync_ipi, NULL, 1);
+		if (caller_failed(ftrace_arch_set_func(ftrace_trace_function)))
 			return;
 	}
 	if (command & FTRACE_START_FUNC_RET)
-		caller_failed(ftrace_enable_ftrace_graph_caller());
+		caller_failed(ftrace_arch_set_graph(true));
 	else if (command & FTRACE_STOP_FUNC_RET)
-		caller_failed(ftrace_disable_ftrace_graph_caller());
-}
-
-static int modify_stopped(void *data)
-{
-	ftrace_modify_all_code(*(int *)data);
-	return 0;
-}
-
-/**
- * ftrace_run_stop_machine - run an update with every other CPU stopped
- * @command: as for ftrace_modify_all_code()
- */
-void ftrace_run_stop_machine(int command)
-{
-	stop_machine(modify_stopped, &command, NULL);
-}
-
-/**
- * arch_ftrace_update_code - carry out an update; the generic way
- * @command: as for ftrace_modify_all_code()
- *
- * Arches that can patch live code safely (x86 int3, arm64 single
- * instructions) override it.
- */
-void __weak arch_ftrace_update_code(int command)
-{
-	ftrace_run_stop_machine(command);
-}
-
-/* Hooks around an update, for arches that need locks or mappings. */
-void __weak ftrace_arch_code_modify_prepare(void)
-{
-}
-
-void __weak ftrace_arch_code_modify_post_process(void)
-{
-}
-
-/* Trampoline hooks for arches without per-ops trampolines. */
-void __weak arch_ftrace_update_trampoline(struct ftrace_ops *ops)
-{
-}
-
-void __weak arch_ftrace_trampoline_free(struct ftrace_ops *ops)
-{
-}
-
-void * __weak arch_ftrace_trampoline_func(struct ftrace_ops *ops,
-					  struct dyn_ftrace *rec)
-{
-	return NULL;
-}
-
-int __weak ftrace_dyn_arch_init(void)
-{
-	return 0;
+		caller_failed(ftrace_arch_set_graph(false));
 }
 
 static bool sites_differ(void)
 {
-	struct ftrace_site s;
 	struct ftrace_block *b;
 	struct ftrace_rec *r;
 
 	for_each_ftrace_block(b) {
 		for (r = b->recs; r < b->recs + b->count; r++) {
-			ftrace_site_load(&s, b, r);
-			if (ftrace_test_record(&s.dyn, true) !=
-			    FTRACE_UPDATE_IGNORE)
+			if (ftrace_rec_action(ftrace_rec_ip(b, r), r->flags,
+					      true) != FTRACE_UPDATE_IGNORE)
 				return true;
 		}
 	}
@@ -628,13 +585,27 @@ int ftrace_run_update(int command)
 		command |= FTRACE_UPDATE_TRACE_FUNC;
 	if (!command)
 		return 0;
-	ftrace_arch_code_modify_prepare();
-	arch_ftrace_update_code(command);
-	ftrace_arch_code_modify_post_process();
+	update_code(command);
 	patched_func = ftrace_trace_function;
 	patched_op = ftrace_wanted_op();
 	ftrace_slots_gc();
 	return ftrace_dead ? -ENODEV : 0;
+}
+
+/* One block whose code does not run yet, fresh (@init) or to enable. */
+static void patch_quiet_block(struct ftrace_block *b, bool init)
+{
+	int ret;
+
+	ftrace_batcher_start(&batcher, ftrace_arch_patch, !init, false, b->mod);
+	if (init)
+		ret = ftrace_batcher_init_block(&batcher, b);
+	else
+		ret = ftrace_batcher_add_block(&batcher, b);
+	if (!ret)
+		ret = ftrace_batcher_flush(&batcher);
+	if (ret)
+		ftrace_patch_failed(&batcher.batch, ret);
 }
 
 /*
@@ -643,36 +614,20 @@ int ftrace_run_update(int command)
  */
 void ftrace_enable_new_records(struct ftrace_block *b)
 {
-	struct ftrace_site failed;
-	int ret;
-
 	lockdep_assert_held(&ftrace_lock);
 	ftrace_plan_block(b);
-	ftrace_arch_code_modify_prepare();
-	ret = ftrace_patch_block(b, &arch_patch, true, &failed);
-	ftrace_arch_code_modify_post_process();
-	if (ret < 0)
-		ftrace_bug(ret, &failed.dyn);
+	patch_quiet_block(b, false);
 }
 
 /*
  * Boot and module load: turn each profiling call of a new block into a NOP
- * (ftrace_init_nop() checks the call is there first).  The block is not
+ * (the back end checks the call is there first).  The block is not
  * published yet and its code does not run.
  */
 void ftrace_convert_block(struct ftrace_block *b)
 {
-	struct ftrace_site s;
-	struct ftrace_rec *r;
-	int ret;
-
-	for (r = b->recs; r < b->recs + b->count && !ftrace_dead; r++) {
-		ftrace_site_load(&s, b, r);
-		ftrace_bug_type = FTRACE_BUG_INIT;
-		ret = ftrace_init_nop(b->mod, &s.dyn);
-		if (ret)
-			ftrace_bug(ret, &s.dyn);
-	}
+	if (!ftrace_dead)
+		patch_quiet_block(b, true);
 }
 
 /**

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the dynamic ftrace core asks of an architecture.
+ *
+ * The core decides, for every call site, what the site calls now and what
+ * it must call next: the NOP, the shared caller (FTRACE_ADDR, or
+ * FTRACE_REGS_ADDR when an ops needs the full register set), one ops'
+ * trampoline, or a direct-call target.  The arch owns everything below
+ * that decision: the instruction encoding, checking what a site holds
+ * before writing it, the way other CPUs are kept safe while code changes,
+ * and the code that runs at a call (the callers, trampolines, the graph
+ * return path).
+ *
+ * An arch that selects HAVE_FTRACE_ARCH_BATCH implements every function
+ * declared here.  For the others, kernel/trace/ftrace_compat.c implements
+ * them on top of the interface those arches already have
+ * (ftrace_make_call(), ftrace_modify_all_code(), ... in <linux/ftrace.h>).
+ *
+ * Context: unless a description says otherwise, the core calls these with
+ * ftrace_lock held, in task context that may sleep.  The arch takes
+ * text_mutex (or whatever its text writes need) itself.
+ *
+ * Failure is closed.  A back end that finds a site not holding what the
+ * core says it holds writes nothing to that site and reports it; the core
+ * then prints one report and never patches code again.
+ */
+#ifndef _LINUX_FTRACE_ARCH_H
+#define _LINUX_FTRACE_ARCH_H
+
+#include <linux/ftrace.h>
+#include <linux/types.h>
+
+struct ftrace_ops;
+struct module;
+
+/* How many sites one batch holds at most. */
+#define FTRACE_BATCH_MAX	256
+/* Room for the instruction bytes of one site in a failure report. */
+#define FTRACE_SITE_BYTES	16
+
+/**
+ * struct ftrace_patch - one call site to change
+ * @ip: the address of the site, as recorded in __mcount_loc
+ * @old: what the site calls now: 0 for the NOP, MCOUNT_ADDR for the
+ *	instruction the compiler emitted (only in a batch with @init set)
+ * @new: what the site must call: 0 for the NOP; never equal to @old
+ */
+struct ftrace_patch {
+	unsigned long ip;
+	unsigned long old;
+	unsigned long new;
+};
+
+/**
+ * struct ftrace_batch - call sites to change together
+ * @patch: the changes, in ascending @ip order, one per site
+ * @nr: the number of entries, 1 to FTRACE_BATCH_MAX
+ * @live: other CPUs may be executing the sites; when false (sites of the
+ *	kernel at boot, or of a module before it runs) the arch may write
+ *	each site directly, without any cross-CPU protocol
+ * @init: the sites are fresh: each still holds what the compiler emitted
+ *	(or a NOP, if the build already wrote one), and @old is MCOUNT_ADDR
+ * @mod: the module the sites belong to when @live is false, or NULL
+ * @done: set by the arch: how many leading entries it has written; on
+ *	success, @nr
+ * @bad: set by the arch on failure: the index of the site it refused
+ * @len: set by the arch on failure: the number of valid bytes below
+ * @expected: set by the arch on failure: the bytes it expected at @bad
+ * @found: set by the arch on failure: the bytes it found there
+ */
+struct ftrace_batch {
+	struct ftrace_patch *patch;
+	unsigned int nr;
+	bool live;
+	bool init;
+	struct module *mod;
+	unsigned int done;
+	unsigned int bad;
+	unsigned int len;
+	u8 expected[FTRACE_SITE_BYTES];
+	u8 found[FTRACE_SITE_BYTES];
+};
+
+/**
+ * ftrace_arch_init - prepare the back end, once, at boot
+ *
+ * Called before any site is touched, with interrupts enabled, before
+ * other CPUs are up.
+ *
+ * Return: 0, or a negative error: dynamic ftrace then stays off.
+ */
+int ftrace_arch_init(void);
+
+/**
+ * ftrace_arch_patch - change every site of a batch
+ * @batch: the sites and what they must call
+ *
+ * Checks every site against its @old before writing any of them (a
+ * back end that cannot check them all first says so in its own
+ * documentation, and reports the writes it made in @done).  On a site
+ * that does not hold @old, it fills in @bad, @len, @expected and @found
+ * and returns -EINVAL.  When it returns, every written site has been made
+ * visible to every CPU: a CPU that calls through a site afterwards
+ * reaches @new.
+ *
+ * Return: 0; -EINVAL (a site does not hold @old), -EFAULT (a site cannot
+ * be read), -EPERM (a site cannot be written), or another negative error.
+ */
+int ftrace_arch_patch(struct ftrace_batch *batch);
+
+/**
+ * ftrace_arch_set_func - choose what the shared caller calls
+ * @func: the list function, or the one ops' function
+ *
+ * The core publishes function_trace_op, and makes it visible on every
+ * CPU, before it asks for an ops' own function; it switches to the list
+ * function (which does not use function_trace_op) before it changes
+ * function_trace_op.
+ *
+ * Return: 0, or a negative error (ftrace then shuts itself off).
+ */
+int ftrace_arch_set_func(ftrace_func_t func);
+
+/**
+ * ftrace_arch_set_graph - turn the graph tracer's entry hook on or off
+ * @on: whether the callers go to the graph entry code after the tracers
+ *
+ * Return: 0, or a negative error (ftrace then shuts itself off).
+ */
+int ftrace_arch_set_graph(bool on);
+
+/**
+ * ftrace_arch_tramp_update - make or update @ops' own trampoline
+ * @ops: a registered ops that may be the only one on some sites
+ *
+ * A back end with per-ops trampolines allocates one (setting
+ * @ops->trampoline, @ops->trampoline_size and FTRACE_OPS_FL_ALLOC_TRAMP)
+ * or points the existing one at @ops' current function.  A back end
+ * without them does nothing, and the core uses the shared caller.
+ */
+void ftrace_arch_tramp_update(struct ftrace_ops *ops);
+
+/**
+ * ftrace_arch_tramp_free - free the trampoline ftrace_arch_tramp_update()
+ *	allocated for @ops
+ * @ops: an ops no CPU can be running the trampoline of any more
+ */
+void ftrace_arch_tramp_free(struct ftrace_ops *ops);
+
+/**
+ * ftrace_arch_tramp_callee - what a trampoline (or the shared caller) calls
+ * @ops: the ops whose trampoline it is, or NULL for the shared caller
+ * @regs: the site calls the register-saving variant
+ *
+ * For the enabled_functions file only.
+ *
+ * Return: the function called, or NULL if the back end cannot tell.
+ */
+void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs);
+
+#endif /* _LINUX_FTRACE_ARCH_H */
