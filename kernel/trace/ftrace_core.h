@@ -236,6 +236,8 @@ int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b);
 int ftrace_batcher_init_block(struct ftrace_batcher *bt, struct ftrace_block *b);
 int ftrace_batcher_flush(struct ftrace_batcher *bt);
 void ftrace_patch_failed(const struct ftrace_batch *batch, int err);
+extern u64 ftrace_update_time;
+extern u64 ftrace_total_mod_time;
 void ftrace_enable_new_records(struct ftrace_block *b);
 void ftrace_convert_block(struct ftrace_block *b);
 void ftrace_slots_gc(void);

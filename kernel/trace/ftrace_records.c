@@ -31,6 +31,9 @@ struct ftrace_block __rcu *ftrace_blocks;
 unsigned long ftrace_update_tot_cnt;
 unsigned long ftrace_number_of_pages;
 unsigned long ftrace_number_of_groups;
+/* Time spent turning fresh sites into NOPs: at boot, and for modules. */
+u64 ftrace_update_time;
+u64 ftrace_total_mod_time;
 static unsigned long record_bytes;
 
 #define BLOCK_RECS \
@@ -339,15 +342,22 @@ static int add_table(struct module *mod, unsigned long *start,
 		     unsigned long *end)
 {
 	struct ftrace_block *chain, *b;
+	u64 t;
 
 	guard(mutex)(&ftrace_lock);
 	chain = ftrace_blocks_build(mod, start, end);
 	if (IS_ERR_OR_NULL(chain))
 		return PTR_ERR_OR_ZERO(chain);
+	t = local_clock();
 	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
 		ftrace_convert_block(b);
 		ftrace_update_tot_cnt += b->count;
 	}
+	t = local_clock() - t;
+	if (mod)
+		ftrace_total_mod_time += t;
+	else
+		ftrace_update_time = t;
 	publish_blocks(chain);
 	return 0;
 }

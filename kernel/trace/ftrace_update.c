@@ -31,6 +31,7 @@
  * (ftrace_patch_failed()) and never patches again.
  */
 #include <linux/kallsyms.h>
+#include <linux/sched/clock.h>
 #include <linux/uaccess.h>
 
 #include "ftrace_core.h"
@@ -450,13 +451,29 @@ int ftrace_batcher_init_block(struct ftrace_batcher *bt, struct ftrace_block *b)
 /* The batcher of the update engine, under ftrace_lock. */
 static struct ftrace_batcher batcher;
 
+/* The last update that wrote call sites, for dyn_ftrace_total_info. */
+static struct {
+	unsigned int sites;
+	unsigned int batches;
+	u64 ns;
+} last_update;
+
+/* Count the batches of the live update in progress on their way out. */
+static int patch_counted(struct ftrace_batch *batch)
+{
+	last_update.batches++;
+	return ftrace_arch_patch(batch);
+}
+
 /* Write every site whose state differs from the plan, batch by batch. */
 static int patch_all_sites(void)
 {
 	struct ftrace_block *b;
+	u64 t = local_clock();
 	int ret = 0;
 
-	ftrace_batcher_start(&batcher, ftrace_arch_patch, true, true, NULL);
+	last_update.batches = 0;
+	ftrace_batcher_start(&batcher, patch_counted, true, true, NULL);
 	for_each_ftrace_block(b) {
 		ret = ftrace_batcher_add_block(&batcher, b);
 		if (ret)
@@ -465,9 +482,37 @@ static int patch_all_sites(void)
 	}
 	if (!ret)
 		ret = ftrace_batcher_flush(&batcher);
+	last_update.sites = batcher.written;
+	last_update.ns = local_clock() - t;
 	if (ret)
 		ftrace_patch_failed(&batcher.batch, ret);
 	return ret;
+}
+
+/**
+ * ftrace_dyn_info_show - the lines dyn_ftrace_total_info adds to its first
+ * @buf: where to write them
+ * @size: the room in @buf
+ *
+ * The time the boot's and the modules' fresh sites took to become NOPs
+ * (as newer kernels print it), then what the last update that wrote call
+ * sites wrote and how long it took.
+ *
+ * Return: the number of characters written.
+ */
+int ftrace_dyn_info_show(char *buf, int size)
+{
+	int n;
+
+	n = scnprintf(buf, size,
+		      "ftrace boot update time = %llu (ns)\n"
+		      "ftrace module total update time = %llu (ns)\n",
+		      ftrace_update_time, ftrace_total_mod_time);
+	guard(mutex)(&ftrace_lock);
+	return n + scnprintf(buf + n, size - n,
+			     "last update: %u sites patched in %u batches, %llu (ns)\n",
+			     last_update.sites, last_update.batches,
+			     last_update.ns);
 }
 
 static void sync_ipi(void *unused)
