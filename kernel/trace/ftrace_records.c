@@ -348,12 +348,16 @@ static int add_table(struct module *mod, unsigned long *start,
 	chain = ftrace_blocks_build(mod, start, end);
 	if (IS_ERR_OR_NULL(chain))
 		return PTR_ERR_OR_ZERO(chain);
-	t = local_clock();
+	/*
+	 * sched_clock(): at boot, local_clock() may still read 0 (x86 with
+	 * an unstable TSC, before sched_clock_init()).
+	 */
+	t = sched_clock();
 	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
 		ftrace_convert_block(b);
 		ftrace_update_tot_cnt += b->count;
 	}
-	t = local_clock() - t;
+	t = sched_clock() - t;
 	if (mod)
 		ftrace_total_mod_time += t;
 	else
