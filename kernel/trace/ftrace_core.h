@@ -224,6 +224,7 @@ struct ftrace_batcher {
 	struct ftrace_rec *rec[FTRACE_BATCH_MAX];
 	bool enable;
 	unsigned int written;
+	unsigned int batches;
 };
 
 extern struct ftrace_ops __rcu **ftrace_plan_ops;

@@ -339,6 +339,7 @@ void ftrace_batcher_start(struct ftrace_batcher *bt,
 	bt->patch = patch;
 	bt->enable = enable;
 	bt->written = 0;
+	bt->batches = 0;
 }
 
 /**
@@ -362,6 +363,7 @@ int ftrace_batcher_flush(struct ftrace_batcher *bt)
 	batch->bad = 0;
 	batch->len = 0;
 	ret = bt->patch(batch);
+	bt->batches++;
 	done = ret ? min(batch->done, batch->nr) : batch->nr;
 	if (!batch->init)
 		for (i = 0; i < done; i++)
@@ -458,13 +460,6 @@ static struct {
 	u64 ns;
 } last_update;
 
-/* Count the batches of the live update in progress on their way out. */
-static int patch_counted(struct ftrace_batch *batch)
-{
-	last_update.batches++;
-	return ftrace_arch_patch(batch);
-}
-
 /* Write every site whose state differs from the plan, batch by batch. */
 static int patch_all_sites(void)
 {
@@ -472,8 +467,7 @@ static int patch_all_sites(void)
 	u64 t = local_clock();
 	int ret = 0;
 
-	last_update.batches = 0;
-	ftrace_batcher_start(&batcher, patch_counted, true, true, NULL);
+	ftrace_batcher_start(&batcher, ftrace_arch_patch, true, true, NULL);
 	for_each_ftrace_block(b) {
 		ret = ftrace_batcher_add_block(&batcher, b);
 		if (ret)
@@ -483,6 +477,7 @@ static int patch_all_sites(void)
 	if (!ret)
 		ret = ftrace_batcher_flush(&batcher);
 	last_update.sites = batcher.written;
+	last_update.batches = batcher.batches;
 	last_update.ns = local_clock() - t;
 	if (ret)
 		ftrace_patch_failed(&batcher.batch, ret);
