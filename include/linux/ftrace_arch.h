@@ -63,6 +63,9 @@ struct ftrace_patch {
  * @mod: the module the sites belong to when @live is false, or NULL
  * @done: set by the arch: how many leading entries it has written; on
  *	success, @nr
+ * @changed: set by the arch for an @init batch: how many of the @done
+ *	sites it had to change; the others held @new already (the build
+ *	wrote it)
  * @bad: set by the arch on failure: the index of the site it refused
  * @len: set by the arch on failure: the number of valid bytes below
  * @expected: set by the arch on failure: the bytes it expected at @bad
@@ -75,6 +78,7 @@ struct ftrace_batch {
 	bool init;
 	struct module *mod;
 	unsigned int done;
+	unsigned int changed;
 	unsigned int bad;
 	unsigned int len;
 	u8 expected[FTRACE_SITE_BYTES];
@@ -84,12 +88,32 @@ struct ftrace_batch {
 /**
  * ftrace_arch_init - prepare the back end, once, at boot
  *
- * Called before any site is touched, with interrupts enabled, before
- * other CPUs are up.
+ * Called from ftrace_init() in start_kernel(): before any site is
+ * touched, before other CPUs are up, with interrupts still disabled;
+ * memory allocation works, sleeping does not.
  *
  * Return: 0, or a negative error: dynamic ftrace then stays off.
  */
 int ftrace_arch_init(void);
+
+/**
+ * ftrace_arch_fresh_idle - does the build leave every site idle?
+ *
+ * True when the build writes, at every call site it records, the
+ * instruction of an idle site (what ftrace_arch_patch() writes for a new
+ * of 0).  The core then checks the fresh sites of a block by sample, every
+ * FTRACE_FRESH_SAMPLE-th one, and converts the whole block only if a
+ * sampled site had to be changed.  A site the sample missed that still
+ * holds the compiler's call runs it harmlessly, and the first update that
+ * patches it finds it holding something else, refuses it and shuts
+ * ftrace off with one report.
+ *
+ * Return: true or false; the same every time.
+ */
+bool ftrace_arch_fresh_idle(void);
+
+/* One fresh site in this many is checked when the build idles them all. */
+#define FTRACE_FRESH_SAMPLE	16
 
 /**
  * ftrace_arch_patch - change every site of a batch
@@ -146,6 +170,18 @@ void ftrace_arch_tramp_update(struct ftrace_ops *ops);
  * @ops: an ops no CPU can be running the trampoline of any more
  */
 void ftrace_arch_tramp_free(struct ftrace_ops *ops);
+
+/**
+ * ftrace_arch_tramp_park - make @ops' trampoline call nothing
+ * @ops: an ops being unregistered that keeps its trampoline (one that is
+ *	not FTRACE_OPS_FL_DYNAMIC): no site calls the trampoline any more,
+ *	but a task preempted inside it may still reach its call
+ *
+ * The next ftrace_arch_tramp_update() for @ops points the trampoline at
+ * @ops' function again.  A back end without per-ops trampolines does
+ * nothing.
+ */
+void ftrace_arch_tramp_park(struct ftrace_ops *ops);
 
 /**
  * ftrace_arch_tramp_callee - what a trampoline (or the shared caller) calls

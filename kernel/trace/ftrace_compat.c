@@ -373,6 +373,12 @@ static int run_command(int command)
 	return run.err;
 }
 
+/* 6.1 builds leave the compiler's calls in place. */
+bool ftrace_arch_fresh_idle(void)
+{
+	return false;
+}
+
 int __init ftrace_arch_init(void)
 {
 	return ftrace_dyn_arch_init();
@@ -411,6 +417,8 @@ int ftrace_arch_patch(struct ftrace_batch *batch)
 	}
 	if (!batch->init)
 		ftrace_arch_code_modify_post_process();
+	/* The 6.1 primitives rewrite every fresh site. */
+	batch->changed = batch->done;
 	run.batch = NULL;
 	return ret;
 }
@@ -434,6 +442,14 @@ void ftrace_arch_tramp_update(struct ftrace_ops *ops)
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)
 {
 	arch_ftrace_trampoline_free(ops);
+}
+
+/*
+ * The 6.1 interface cannot point a trampoline elsewhere: a kept trampoline
+ * goes on calling its ops' function, as it did under 6.1.
+ */
+void ftrace_arch_tramp_park(struct ftrace_ops *ops)
+{
 }
 
 void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)

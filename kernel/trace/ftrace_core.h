@@ -74,6 +74,8 @@ struct ftrace_ops *ftrace_wanted_op(void);
 int ftrace_run_update(int command);
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
+void ftrace_tramp_update(struct ftrace_ops *ops);
+extern struct list_head ftrace_tramp_list;
 
 /* Does @ops make the sites it alone wants call their direct targets? */
 static inline bool ftrace_ops_is_direct(struct ftrace_ops *ops)
@@ -224,6 +226,7 @@ struct ftrace_batcher {
 	struct ftrace_rec *rec[FTRACE_BATCH_MAX];
 	bool enable;
 	unsigned int written;
+	unsigned int changed;
 	unsigned int batches;
 };
 
@@ -235,6 +238,8 @@ void ftrace_batcher_start(struct ftrace_batcher *bt,
 			  bool enable, bool live, struct module *mod);
 int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b);
 int ftrace_batcher_init_block(struct ftrace_batcher *bt, struct ftrace_block *b);
+int ftrace_batcher_init_sample(struct ftrace_batcher *bt,
+			       struct ftrace_block *b, unsigned int step);
 int ftrace_batcher_flush(struct ftrace_batcher *bt);
 void ftrace_patch_failed(const struct ftrace_batch *batch, int err);
 extern u64 ftrace_update_time;

@@ -48,6 +48,8 @@ static struct ftrace_ops direct_ops = {
 	.func	= direct_call,
 	.flags	= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS |
 		  FTRACE_OPS_FL_PERMANENT,
+	/* Its sites call their targets or the shared caller: no copy of it. */
+	.trampoline = FTRACE_REGS_ADDR,
 };
 
 static void direct_publish(struct ftrace_hash *old, struct ftrace_hash *new)

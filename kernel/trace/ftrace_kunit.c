@@ -279,6 +279,36 @@ static int fake_patch(struct ftrace_batch *batch)
 	return 0;
 }
 
+/*
+ * The fake back end for fresh sites, as a build that idles them leaves
+ * them: a site that holds the NOP already is left alone; one that holds
+ * the compiler's call is written and counted as changed.
+ */
+static unsigned int fake_seen;
+
+static int fake_patch_fresh(struct ftrace_batch *batch)
+{
+	struct ftrace_patch *p;
+	struct fake_site *s;
+	unsigned int i;
+
+	for (i = 0; i < batch->nr; i++) {
+		p = &batch->patch[i];
+		s = (struct fake_site *)p->ip;
+		fake_seen++;
+		if (fake_holds(s, p->new))
+			continue;
+		if (!batch->init || !fake_holds(s, p->old)) {
+			batch->bad = i;
+			return -EINVAL;
+		}
+		fake_write(s, p->new);
+		batch->changed++;
+	}
+	batch->done = batch->nr;
+	return 0;
+}
+
 /* A back end that writes site by site and stops at a bad one (6.1's). */
 static int fake_patch_each(struct ftrace_batch *batch)
 {
@@ -752,6 +782,76 @@ static void init_batch(struct kunit *test)
 	ftrace_blocks_free(b);
 }
 
+/* Sample every FTRACE_FRESH_SAMPLE-th fresh site of the chain at @b. */
+static unsigned int sample_chain(struct plan_fixture *f, struct ftrace_block *b,
+				 unsigned int *seen)
+{
+	struct ftrace_block *c;
+	unsigned int changed = 0;
+
+	fake_seen = 0;
+	for (c = b; c; c = rcu_dereference_raw(c->next)) {
+		ftrace_batcher_start(f->bt, fake_patch_fresh, false, false, NULL);
+		if (ftrace_batcher_init_sample(f->bt, c, FTRACE_FRESH_SAMPLE) ||
+		    ftrace_batcher_flush(f->bt))
+			return UINT_MAX;
+		changed += f->bt->changed;
+	}
+	*seen = fake_seen;
+	return changed;
+}
+
+/*
+ * Sites the build left idle: a sample of them is looked at (every 16th
+ * and each block's last), and nothing is written.
+ */
+static void fresh_sample_idle(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_block *b = wide_block(f), *c;
+	unsigned int seen, want = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (c = b; c; c = rcu_dereference_raw(c->next))
+		want += DIV_ROUND_UP(c->count, FTRACE_FRESH_SAMPLE) +
+			!!((c->count - 1) % FTRACE_FRESH_SAMPLE);
+	fake_writes = 0;
+	KUNIT_EXPECT_EQ(test, sample_chain(f, b, &seen), 0U);
+	KUNIT_EXPECT_EQ(test, seen, want);
+	KUNIT_EXPECT_LT(test, seen, (unsigned int)NWIDE / 8);
+	KUNIT_EXPECT_EQ(test, fake_writes, 0);
+	ftrace_blocks_free(b);
+}
+
+/*
+ * A sampled site that still holds the compiler's call is changed and
+ * counted: the core then converts the whole block, which reaches the
+ * calls the sample missed.
+ */
+static void fresh_sample_finds_call(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_block *b = wide_block(f), *c;
+	unsigned int seen, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (i = 2 * FTRACE_FRESH_SAMPLE; i < 4 * FTRACE_FRESH_SAMPLE; i++) {
+		wide_text[i].call = true;
+		wide_text[i].target = MCOUNT_ADDR;
+	}
+	KUNIT_EXPECT_EQ(test, sample_chain(f, b, &seen), 2U);
+	/* Not sampled: still the call. */
+	KUNIT_EXPECT_TRUE(test, wide_text[2 * FTRACE_FRESH_SAMPLE + 1].call);
+	for (c = b; c; c = rcu_dereference_raw(c->next)) {
+		ftrace_batcher_start(f->bt, fake_patch_fresh, false, false, NULL);
+		KUNIT_EXPECT_EQ(test, ftrace_batcher_init_block(f->bt, c), 0);
+		KUNIT_EXPECT_EQ(test, ftrace_batcher_flush(f->bt), 0);
+	}
+	for (i = 0; i < NWIDE; i++)
+		KUNIT_EXPECT_FALSE(test, wide_text[i].call);
+	ftrace_blocks_free(b);
+}
+
 static void ipmodify_conflict(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
@@ -913,6 +1013,8 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(partial_batch_recorded),
 	KUNIT_CASE(batches_stay_sorted),
 	KUNIT_CASE(init_batch),
+	KUNIT_CASE(fresh_sample_idle),
+	KUNIT_CASE(fresh_sample_finds_call),
 	KUNIT_CASE(ipmodify_conflict),
 	KUNIT_CASE(direct_shares_with_ipmodify),
 	KUNIT_CASE(notrace_and_disabled),

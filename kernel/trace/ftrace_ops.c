@@ -24,10 +24,12 @@
  */
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/perf_event.h>
 #include <asm/sections.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/trace_recursion.h>
+#include <linux/workqueue.h>
 
 #include "ftrace_core.h"
 
@@ -377,6 +379,43 @@ static int ops_admit(struct ftrace_ops *ops)
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 /**
+ * ftrace_tramp_update - make or update @ops' own trampoline
+ * @ops: the ops
+ *
+ * Called with ftrace_lock held.  perf learns of a new trampoline as it
+ * learns of other out-of-line kernel code: a ksymbol record, then a text
+ * poke record with its bytes.
+ */
+void ftrace_tramp_update(struct ftrace_ops *ops)
+{
+	unsigned long before = ops->trampoline;
+
+	ftrace_arch_tramp_update(ops);
+	if (before || !ops->trampoline ||
+	    !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		return;
+	list_add_rcu(&ops->list, &ftrace_tramp_list);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
+			   ops->trampoline_size, false, FTRACE_TRAMPOLINE_SYM);
+	perf_event_text_poke((void *)ops->trampoline, NULL, 0,
+			     (void *)ops->trampoline, ops->trampoline_size);
+}
+
+/* Free @ops' trampoline; perf hears of it first. */
+static void tramp_free(struct ftrace_ops *ops)
+{
+	if (ops->trampoline) {
+		perf_event_text_poke((void *)ops->trampoline,
+				     (void *)ops->trampoline,
+				     ops->trampoline_size, NULL, 0);
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
+				   ops->trampoline, ops->trampoline_size, true,
+				   FTRACE_TRAMPOLINE_SYM);
+	}
+	ftrace_arch_tramp_free(ops);
+}
+
+/**
  * ftrace_startup - add @ops to the list and patch the sites it wants
  * @ops: an initialised ops that is not registered
  * @command: extra FTRACE_* commands (fgraph passes FTRACE_START_FUNC_RET)
@@ -394,8 +433,11 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	if (ret)
 		return ret;
 	ops->flags |= FTRACE_OPS_FL_ADDING;
-	if (ftrace_enabled || (ops->flags & FTRACE_OPS_FL_PERMANENT))
-		ftrace_arch_tramp_update(ops);
+	/*
+	 * Even with ftrace_enabled off: a kept trampoline must leave its park
+	 * before a later ftrace_enabled=1 points sites at it.
+	 */
+	ftrace_tramp_update(ops);
 	ret = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
 	ops->flags &= ~FTRACE_OPS_FL_ADDING;
 	if (ret) {
@@ -420,31 +462,76 @@ static void list_remove(struct ftrace_ops *ops)
 	}
 }
 
+static void ops_quiesce_nop(struct work_struct *work)
+{
+}
+
 /*
  * ops_quiesce - after this, no CPU runs code that may still call @ops.
  *
  * Callers of ops funcs run with preemption disabled (the list function,
  * the assist wrapper and the tracers do that), possibly where RCU is not
- * watching: a "rude" grace period, in which every CPU schedules, covers
- * them.  On a preemptible kernel a task can also be preempted where it
- * has loaded the ops but not yet called it: inside a trampoline, or in
- * the arch caller between loading function_trace_op and the call, when a
- * lone ops is called directly.  RCU-tasks covers those; it is needed for
- * an ops that has a trampoline or that may be freed (DYNAMIC).  One wait
+ * watching: once every CPU has scheduled, those calls are over.  That is
+ * what a "rude" RCU grace period waits for; running a no-op work item on
+ * every CPU waits for the same, without the grace-period machinery and its
+ * sleeps.
+ *
+ * On a preemptible kernel a task can also be preempted where it has loaded
+ * the ops but not yet called it: inside a trampoline, or in the arch
+ * caller between loading function_trace_op and the call, when a lone ops
+ * is called directly.  RCU-tasks covers those; it is needed for an ops
+ * that may be freed (DYNAMIC), whose trampoline is freed with it.  A
+ * static ops keeps its trampoline, parked (ftrace_arch_tramp_park()), so a
+ * task preempted inside it calls nothing, and the caller switches away
+ * from an ops' own function before function_trace_op changes.  One wait
  * of each kind serves any number of ops removed before it
  * (ftrace_shutdown_batch()).
  */
 static void ops_quiesce(bool tasks)
 {
-	synchronize_rcu_tasks_rude();
+	/* Before the scheduler runs, nothing can be inside a call. */
+	if (!rcu_scheduler_active)
+		return;
+	if (schedule_on_each_cpu(ops_quiesce_nop))
+		synchronize_rcu_tasks_rude();
 	if (tasks && IS_ENABLED(CONFIG_PREEMPTION))
 		synchronize_rcu_tasks();
 }
 
 static bool ops_needs_tasks_rcu(struct ftrace_ops *ops)
 {
-	return ops->flags & (FTRACE_OPS_FL_ALLOC_TRAMP | FTRACE_OPS_FL_DYNAMIC);
+	return ops->flags & FTRACE_OPS_FL_DYNAMIC;
 }
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/* A static ops keeps its trampoline from one registration to the next. */
+static bool ops_keeps_tramp(struct ftrace_ops *ops)
+{
+	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) &&
+	       !(ops->flags & FTRACE_OPS_FL_DYNAMIC);
+}
+
+/*
+ * A dynamic ops' trampoline goes when the ops does.  While
+ * FTRACE_OPS_FL_ALLOC_TRAMP is set, the ops is on ftrace_tramp_list.
+ */
+static bool ops_frees_tramp(struct ftrace_ops *ops)
+{
+	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) &&
+	       (ops->flags & FTRACE_OPS_FL_DYNAMIC);
+}
+
+/*
+ * Take such an ops off ftrace_tramp_list before the wait that comes before
+ * its trampoline is freed: no reader of the list is then still on the ops
+ * when its owner frees it.
+ */
+static void tramp_unlist(struct ftrace_ops *ops)
+{
+	if (ops_frees_tramp(ops))
+		list_del_rcu(&ops->list);
+}
+#endif
 
 static void ops_detach(struct ftrace_ops *ops)
 {
@@ -456,9 +543,12 @@ static void ops_detach(struct ftrace_ops *ops)
 static void ops_finish(struct ftrace_ops *ops)
 {
 #ifdef CONFIG_DYNAMIC_FTRACE
-	/* After a failed update a site may still call the trampoline. */
-	if ((ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && !ftrace_dead)
-		ftrace_arch_tramp_free(ops);
+	if (ops_frees_tramp(ops)) {
+		/* After a failed update a site may still call the trampoline. */
+		if (!ftrace_dead)
+			tramp_free(ops);
+		ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
+	}
 #endif
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
 	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)
@@ -474,7 +564,8 @@ static void ops_finish(struct ftrace_ops *ops)
  *
  * Called with ftrace_lock held.  The code is updated once and the grace
  * periods are waited for once, however many ops go.  When it returns, no
- * ops of @ops is called any more.  Even when ftrace is dead (and the code
+ * ops of @ops is called any more (but see unregister_ftrace_function() for
+ * a static ops with a trampoline).  Even when ftrace is dead (and the code
  * cannot be updated) the ops leave the list.
  *
  * Return: 0, -EBUSY if one of them was not registered, or the update's
@@ -496,6 +587,13 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 		tasks |= ops_needs_tasks_rcu(ops[i]);
 	}
 	err = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
+	for (i = 0; i < n; i++) {
+		if (!(ops[i]->flags & FTRACE_OPS_FL_REMOVING))
+			continue;
+		if (ops_keeps_tramp(ops[i]) && !ftrace_dead)
+			ftrace_arch_tramp_park(ops[i]);
+		tramp_unlist(ops[i]);
+	}
 	ops_quiesce(tasks);
 	for (i = 0; i < n; i++)
 		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
@@ -518,7 +616,7 @@ void ftrace_ops_quiesce(struct ftrace_ops *ops)
  * @command: extra FTRACE_* commands (fgraph passes FTRACE_STOP_FUNC_RET)
  *
  * Called with ftrace_lock held.  When it returns, @ops is not called any
- * more and may be freed.
+ * more and, if it is dynamic, may be freed.
  *
  * Return: 0, -EBUSY if @ops is not registered, or the update's error.
  */
@@ -574,7 +672,12 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  * unregister_ftrace_function - stop calling @ops
  * @ops: a registered ops
  *
- * When this returns, no CPU is in or about to enter @ops->func.
+ * When this returns, no CPU is about to enter @ops->func, and none is in
+ * it with preemption disabled.  A dynamic ops (one that may be freed) is
+ * not in use at all.  A static ops that kept its trampoline does not wait
+ * for preempted tasks (as 6.1 does not): a task preempted at the very
+ * start of @ops->func, before it disables preemption, may still finish
+ * that one call.
  *
  * Return: 0, or a negative error (see ftrace_shutdown()).
  */

@@ -61,7 +61,7 @@ static void update_pid_ops(void)
 		ftrace_pid_ops_update(op);
 #ifdef CONFIG_DYNAMIC_FTRACE
 		if (op->trampoline && (op->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
-			ftrace_arch_tramp_update(op);
+			ftrace_tramp_update(op);
 #endif
 	} while_for_each_ftrace_op(op);
 	ftrace_run_update(0);

@@ -158,11 +158,36 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
 	return conflicts;
 }
 
+/*
+ * While ftrace_run_update() runs, and only one active ops has a
+ * trampoline: that trampoline.  A site planned to call a trampoline
+ * (FTRACE_FL_TRAMP: one ops wants it, and that ops has one) then calls
+ * this one, found without asking every ops again.
+ */
+static unsigned long sole_tramp;
+static bool sole_tramp_known;
+
+static void sole_tramp_learn(void)
+{
+	struct ftrace_ops *op;
+	unsigned int n = 0;
+
+	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
+		if (ftrace_ops_active(op) && op->trampoline) {
+			sole_tramp = op->trampoline;
+			n++;
+		}
+	} while_for_each_ftrace_op(op);
+	sole_tramp_known = n == 1;
+}
+
 /* The trampoline the site at @ip must call; 0 when it has no slot. */
 static unsigned long new_tramp(unsigned long ip)
 {
 	struct want w;
 
+	if (sole_tramp_known)
+		return slot_for(sole_tramp) ? sole_tramp : 0;
 	who_wants(ip, &w);
 	return w.tramp && slot_for(w.tramp) ? w.tramp : 0;
 }
@@ -234,32 +259,29 @@ static unsigned long target_next(unsigned long ip, u32 f, bool enable)
 	return caller_addr(f & FTRACE_FL_REGS);
 }
 
-/* The site of @r (at @ip) now does what the plan wants: say so in @r. */
-static void rec_commit(struct ftrace_rec *r, unsigned long ip, bool enable)
+/*
+ * The site of @r now calls @new, what target_next() planned for it (0: the
+ * NOP): say so in @r.  A site that wants a trampoline and calls something
+ * other than the shared caller calls its trampoline (the plan keeps
+ * trampoline and direct sites apart).
+ */
+static void rec_commit(struct ftrace_rec *r, unsigned long new)
 {
-	unsigned long tramp;
-	u32 f = r->flags;
+	u32 f = r->flags & ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN |
+			     FTRACE_FL_TRAMP_EN | FTRACE_FL_DIRECT_EN |
+			     REC_SLOT_MASK);
 
-	switch (ftrace_rec_action(ip, f, enable)) {
-	case FTRACE_UPDATE_MAKE_CALL:
-	case FTRACE_UPDATE_MODIFY_CALL:
-		f &= ~(FTRACE_FL_REGS_EN | FTRACE_FL_TRAMP_EN |
-		       FTRACE_FL_DIRECT_EN | REC_SLOT_MASK);
+	if (new) {
 		f |= FTRACE_FL_ENABLED;
 		if (f & FTRACE_FL_REGS)
 			f |= FTRACE_FL_REGS_EN;
 		if (want_direct_en(f))
 			f |= FTRACE_FL_DIRECT_EN;
-		tramp = (f & FTRACE_FL_TRAMP) ? new_tramp(ip) : 0;
-		if (tramp) {
+		if ((f & FTRACE_FL_TRAMP) &&
+		    new != caller_addr(f & FTRACE_FL_REGS)) {
 			f |= FTRACE_FL_TRAMP_EN;
-			f |= slot_for(tramp) << REC_SLOT_SHIFT;
+			f |= slot_for(new) << REC_SLOT_SHIFT;
 		}
-		break;
-	case FTRACE_UPDATE_MAKE_NOP:
-		f &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN |
-		       FTRACE_FL_TRAMP_EN | FTRACE_FL_DIRECT_EN | REC_SLOT_MASK);
-		break;
 	}
 	r->flags = f;
 }
@@ -339,6 +361,7 @@ void ftrace_batcher_start(struct ftrace_batcher *bt,
 	bt->patch = patch;
 	bt->enable = enable;
 	bt->written = 0;
+	bt->changed = 0;
 	bt->batches = 0;
 }
 
@@ -362,12 +385,14 @@ int ftrace_batcher_flush(struct ftrace_batcher *bt)
 	batch->done = 0;
 	batch->bad = 0;
 	batch->len = 0;
+	batch->changed = 0;
 	ret = bt->patch(batch);
 	bt->batches++;
+	bt->changed += batch->changed;
 	done = ret ? min(batch->done, batch->nr) : batch->nr;
 	if (!batch->init)
 		for (i = 0; i < done; i++)
-			rec_commit(bt->rec[i], batch->patch[i].ip, bt->enable);
+			rec_commit(bt->rec[i], batch->patch[i].new);
 	bt->written += done;
 	if (!ret)
 		batch->nr = 0;
@@ -419,7 +444,7 @@ int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b)
 		old = target_now(ip, r->flags);
 		new = target_next(ip, r->flags, bt->enable);
 		if (old == new) {
-			rec_commit(r, ip, bt->enable);
+			rec_commit(r, new);
 			continue;
 		}
 		ret = batcher_add(bt, r, ip, old, new);
@@ -438,15 +463,38 @@ int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b)
  */
 int ftrace_batcher_init_block(struct ftrace_batcher *bt, struct ftrace_block *b)
 {
-	struct ftrace_rec *r;
+	return ftrace_batcher_init_sample(bt, b, 1);
+}
+
+/**
+ * ftrace_batcher_init_sample - queue every @step-th fresh site of @b
+ * @bt: a batcher started with @live false
+ * @b: a block whose sites still hold what the compiler emitted, or what
+ *     the build wrote instead
+ * @step: 1 for every site; FTRACE_FRESH_SAMPLE for the sample
+ *
+ * The last site is always taken.  After the flush, @bt->changed says how
+ * many of the queued sites the back end had to change.
+ *
+ * Return: 0, or the back end's negative error from a flush.
+ */
+int ftrace_batcher_init_sample(struct ftrace_batcher *bt,
+			       struct ftrace_block *b, unsigned int step)
+{
+	unsigned int i;
 	int ret;
 
 	bt->batch.init = true;
-	for (r = b->recs; r < b->recs + b->count; r++) {
-		ret = batcher_add(bt, r, ftrace_rec_ip(b, r), MCOUNT_ADDR, 0);
+	for (i = 0; i < b->count; i += step) {
+		ret = batcher_add(bt, &b->recs[i], ftrace_rec_ip(b, &b->recs[i]),
+				  MCOUNT_ADDR, 0);
 		if (ret)
 			return ret;
 	}
+	if (b->count && (b->count - 1) % step)
+		return batcher_add(bt, &b->recs[b->count - 1],
+				   ftrace_rec_ip(b, &b->recs[b->count - 1]),
+				   MCOUNT_ADDR, 0);
 	return 0;
 }
 
@@ -591,18 +639,7 @@ static bool sites_differ(void)
 static ftrace_func_t patched_func = ftrace_stub;
 static struct ftrace_ops *patched_op = &ftrace_list_end;
 
-/**
- * ftrace_run_update - bring the code in line with the registered ops
- * @command: FTRACE_UPDATE_CALLS to re-plan every site, plus graph commands
- *
- * Called with ftrace_lock held, after any change to the ops list, an ops'
- * hashes or ftrace_enabled.
- *
- * Return: 0, -EBUSY if two ops would change the IP of one function (the
- * caller must undo its change and update again), or -ENODEV if ftrace is
- * (or has just become) dead.
- */
-int ftrace_run_update(int command)
+static int run_update(int command)
 {
 	struct ftrace_block *b;
 
@@ -630,6 +667,28 @@ int ftrace_run_update(int command)
 	patched_op = ftrace_wanted_op();
 	ftrace_slots_gc();
 	return ftrace_dead ? -ENODEV : 0;
+}
+
+/**
+ * ftrace_run_update - bring the code in line with the registered ops
+ * @command: FTRACE_UPDATE_CALLS to re-plan every site, plus graph commands
+ *
+ * Called with ftrace_lock held, after any change to the ops list, an ops'
+ * hashes or ftrace_enabled.
+ *
+ * Return: 0, -EBUSY if two ops would change the IP of one function (the
+ * caller must undo its change and update again), or -ENODEV if ftrace is
+ * (or has just become) dead.
+ */
+int ftrace_run_update(int command)
+{
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+	sole_tramp_learn();
+	ret = run_update(command);
+	sole_tramp_known = false;
+	return ret;
 }
 
 /* One block whose code does not run yet, fresh (@init) or to enable. */
@@ -666,9 +725,38 @@ void ftrace_enable_new_records(struct ftrace_block *b)
  */
 void ftrace_convert_block(struct ftrace_block *b)
 {
-	if (!ftrace_dead)
-		patch_quiet_block(b, true);
+	int ret;
+
+	if (ftrace_dead)
+		return;
+	if (ftrace_arch_fresh_idle()) {
+		/*
+		 * The build idled every site: check a sample, and convert the
+		 * block only if the sample needed changing.
+		 */
+		ftrace_batcher_start(&batcher, ftrace_arch_patch, false, false,
+				     b->mod);
+		ret = ftrace_batcher_init_sample(&batcher, b,
+						 FTRACE_FRESH_SAMPLE);
+		if (!ret)
+			ret = ftrace_batcher_flush(&batcher);
+		if (ret) {
+			ftrace_patch_failed(&batcher.batch, ret);
+			return;
+		}
+		if (!batcher.changed)
+			return;
+	}
+	patch_quiet_block(b, true);
 }
+
+/*
+ * The ops with a trampoline the back end allocated (FTRACE_OPS_FL_ALLOC_TRAMP),
+ * registered or not: a static ops keeps its trampoline while it is off, and
+ * a task preempted inside it must still be unwound and its address named.
+ * Changed under ftrace_lock; read under RCU (preemption off).
+ */
+LIST_HEAD(ftrace_tramp_list);
 
 /**
  * ftrace_ops_trampoline - the ops whose trampoline holds @addr
@@ -681,14 +769,13 @@ struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
 	struct ftrace_ops *op, *found = NULL;
 
 	preempt_disable_notrace();
-	do_for_each_ftrace_op(op, ftrace_ops_list) {
-		if ((op->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && op->trampoline &&
-		    addr >= op->trampoline &&
+	list_for_each_entry_rcu(op, &ftrace_tramp_list, list) {
+		if (addr >= op->trampoline &&
 		    addr < op->trampoline + op->trampoline_size) {
 			found = op;
 			break;
 		}
-	} while_for_each_ftrace_op(op);
+	}
 	preempt_enable_notrace();
 	return found;
 }
@@ -760,10 +847,8 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 	int ret = -ERANGE;
 
 	preempt_disable_notrace();
-	do_for_each_ftrace_op(op, ftrace_ops_list) {
-		if (!(op->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !op->trampoline)
-			continue;
-		if (symnum--)
+	list_for_each_entry_rcu(op, &ftrace_tramp_list, list) {
+		if (!op->trampoline || symnum--)
 			continue;
 		*value = op->trampoline;
 		*type = 't';
@@ -772,7 +857,7 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 		*exported = 0;
 		ret = 0;
 		break;
-	} while_for_each_ftrace_op(op);
+	}
 	preempt_enable_notrace();
 	if (ret && !ftrace_init_name_symbol(symnum, value, name, module_name)) {
 		*type = 'T';
