@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lint.sh ARCH: sparse (Debian's) on the core's files, in the built
+# lint.sh ARCH: sparse (Debian's) on the core's and back ends' files, in the built
 # ARCH-ours kernel (harness/kernel.sh ARCH ours first).  One result per
 # file: a file passes when sparse prints no warning or error for it.
 # The last line is "N passed, N failed, N skipped".
@@ -12,7 +12,8 @@ src="$build/src/$flavor"
 out=$(kdir "$arch" "$flavor")
 [ -f "$out/.config" ] || die "no kernel built for $arch-$flavor (run harness/kernel.sh $arch ours)"
 command -v sparse > /dev/null || die "sparse is not installed (make setup)"
-files=$(cd "$top" && ls kernel/trace/ftrace_*.c)
+# The core, and the back ends of ours (arch/*/kernel/ftrace*.c).
+files=$(cd "$top" && ls kernel/trace/ftrace_*.c arch/*/kernel/ftrace*.c 2> /dev/null)
 objs=$(for f in $files; do
 	# Only what the config builds (e.g. no ftrace_direct.c on arm64).
 	o=${f%.c}.o

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the x86 ftrace back end's instruction encoding
+ * (<asm/ftrace_insn.h>): the bytes of CALL, JMP and the NOP, the rel32
+ * range, refused input, decoding, and what the INT3 handler does with a
+ * CPU that trapped on a site in change.  Nothing here writes text.
+ */
+#include <kunit/test.h>
+#include <linux/ptrace.h>
+#include <asm/ftrace_insn.h>
+
+#define SITE	FTRACE_X86_SITE_SIZE
+
+/* A plausible kernel text address, and a 32-bit one. */
+#define IP	((unsigned long)(BITS_PER_LONG == 64 ? 0xffffffff81234560UL : \
+						       0xc1234560UL))
+
+/* The five bytes at @got are @want; on failure both are printed. */
+static void expect_bytes(struct kunit *test, const u8 *got, const u8 *want)
+{
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(got, want, SITE), 0, "%*ph, not %*ph",
+			    SITE, got, SITE, want);
+}
+
+/* The NOP, spelled out: NOPL on x86_64, a prefixed LEA on 32-bit. */
+static const u8 nop5[SITE] = {
+#ifdef CONFIG_X86_64
+	0x0f, 0x1f, 0x44, 0x00, 0x00
+#else
+	0x3e, 0x8d, 0x74, 0x26, 0x00
+#endif
+};
+
+static void encode_call_and_jmp(struct kunit *test)
+{
+	static const u8 fwd[SITE] = { 0xe8, 0x34, 0x12, 0x00, 0x00 };
+	static const u8 back[SITE] = { 0xe9, 0xeb, 0xff, 0xff, 0xff };
+	u8 insn[SITE];
+
+	KUNIT_ASSERT_EQ(test, ftrace_x86_encode_rel(insn, FTRACE_X86_CALL, IP,
+						    IP + SITE + 0x1234), 0);
+	expect_bytes(test, insn, fwd);
+	/* A jump 0x10 bytes back from the site: -0x15 from its end. */
+	KUNIT_ASSERT_EQ(test, ftrace_x86_encode_rel(insn, FTRACE_X86_JMP, IP,
+						    IP - 0x10), 0);
+	expect_bytes(test, insn, back);
+	/* A call to the next instruction is a zero displacement. */
+	KUNIT_ASSERT_EQ(test, ftrace_x86_encode_site(insn, IP, IP + SITE), 0);
+	KUNIT_EXPECT_EQ(test, insn[0], FTRACE_X86_CALL);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(insn + 1), 0U);
+}
+
+static void encode_nop(struct kunit *test)
+{
+	u8 insn[SITE];
+
+	memset(insn, 0xaa, sizeof(insn));
+	KUNIT_ASSERT_EQ(test, ftrace_x86_encode_site(insn, IP, 0), 0);
+	expect_bytes(test, insn, nop5);
+}
+
+static void encode_range(struct kunit *test)
+{
+	u8 insn[SITE], before[SITE];
+	unsigned long end = IP + SITE;
+
+	if (BITS_PER_LONG == 32)
+		kunit_skip(test, "every target is in range on 32-bit");
+	KUNIT_EXPECT_EQ(test, ftrace_x86_encode_rel(insn, FTRACE_X86_CALL, IP,
+						    end + S32_MAX), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(insn + 1), (u32)S32_MAX);
+	KUNIT_EXPECT_EQ(test, ftrace_x86_encode_rel(insn, FTRACE_X86_CALL, IP,
+						    end + S32_MIN), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(insn + 1), (u32)S32_MIN);
+
+	/* One byte further either way is refused, and nothing is written. */
+	memset(insn, 0x5a, sizeof(insn));
+	memcpy(before, insn, sizeof(insn));
+	KUNIT_EXPECT_EQ(test, ftrace_x86_encode_rel(insn, FTRACE_X86_CALL, IP,
+						    end + S32_MAX + 1UL),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, ftrace_x86_encode_site(insn, IP,
+						     end + S32_MIN - 1UL),
+			-ERANGE);
+	/* vmalloc space is terabytes away from kernel text. */
+	KUNIT_EXPECT_EQ(test, ftrace_x86_encode_site(insn, IP,
+						     (unsigned long)(0xffffc90000000000ULL)),
+			-ERANGE);
+	expect_bytes(test, insn, before);
+}
+
+static void encode_bad_input(struct kunit *test)
+{
+	u8 insn[SITE], before[SITE];
+
+	memset(insn, 0x5a, sizeof(insn));
+	memcpy(before, insn, sizeof(insn));
+	/* Only CALL and JMP are rel32 instructions the back end writes. */
+	KUNIT_EXPECT_EQ(test, ftrace_x86_encode_rel(insn, 0x90, IP, IP + 64),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_x86_encode_rel(insn, FTRACE_X86_INT3, IP,
+						    IP + 64), -EINVAL);
+	/* A CALL to address 0 is the NOP's encoding, not a call. */
+	KUNIT_EXPECT_EQ(test, ftrace_x86_encode_rel(insn, FTRACE_X86_CALL, IP,
+						    0), -EINVAL);
+	expect_bytes(test, insn, before);
+}
+
+static void decode(struct kunit *test)
+{
+	static const u8 int3_tail[SITE] = { 0xcc, 0x34, 0x12, 0x00, 0x00 };
+	static const u8 near_nop[SITE] = { 0x0f, 0x1f, 0x44, 0x00, 0x01 };
+	static const u8 short_jmp[SITE] = { 0xeb, 0x03, 0x90, 0x90, 0x90 };
+	unsigned long dest = 1;
+	u8 insn[SITE];
+
+	ftrace_x86_encode_rel(insn, FTRACE_X86_CALL, IP, IP - 0x400000);
+	KUNIT_EXPECT_EQ(test, ftrace_x86_decode(insn, IP, &dest),
+			FTRACE_X86_CALL);
+	KUNIT_EXPECT_EQ(test, dest, IP - 0x400000);
+	ftrace_x86_encode_rel(insn, FTRACE_X86_JMP, IP, IP + 0x777);
+	KUNIT_EXPECT_EQ(test, ftrace_x86_decode(insn, IP, &dest),
+			FTRACE_X86_JMP);
+	KUNIT_EXPECT_EQ(test, dest, IP + 0x777);
+	KUNIT_EXPECT_EQ(test, ftrace_x86_decode(nop5, IP, &dest), 0);
+	KUNIT_EXPECT_EQ(test, dest, 0UL);
+	/* A site in change, a NOP with one byte off, a short jump. */
+	KUNIT_EXPECT_EQ(test, ftrace_x86_decode(int3_tail, IP, &dest), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_x86_decode(near_nop, IP, &dest), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_x86_decode(short_jmp, IP, &dest), -EINVAL);
+}
+
+static void site_find(struct kunit *test)
+{
+	struct ftrace_x86_site s[5] = {};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(s); i++)
+		s[i].ip = IP + i * 0x40;
+	for (i = 0; i < ARRAY_SIZE(s); i++)
+		KUNIT_EXPECT_PTR_EQ(test,
+				    ftrace_x86_site_find(s, ARRAY_SIZE(s),
+							 IP + i * 0x40),
+				    &s[i]);
+	/* Between sites, before the first, after the last, inside one. */
+	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 5, IP + 0x20));
+	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 5, IP - 1));
+	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 5, IP + 0x101));
+	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 5, IP + 0x41));
+	/* Only the first @nr count. */
+	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 2, IP + 0x80));
+	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 0, IP));
+}
+
+/* A CPU that trapped on the INT3 at @site: regs->ip is just past it. */
+static void trap_at(struct pt_regs *regs, unsigned long site,
+		    unsigned long *stack_top)
+{
+	memset(regs, 0, sizeof(*regs));
+	regs->ip = site + 1;
+	regs->sp = (unsigned long)stack_top;
+}
+
+static void int3_resume(struct kunit *test)
+{
+	unsigned long stack[4] = {};
+	struct ftrace_x86_site s = { .ip = IP };
+	struct pt_regs regs;
+
+	/* Becoming a CALL: the return address is the end of the site. */
+	s.op = FTRACE_X86_CALL;
+	s.dest = IP + 0x1000;
+	trap_at(&regs, IP, &stack[4]);
+	ftrace_x86_int3_resume(&s, &regs);
+	KUNIT_EXPECT_EQ(test, regs.ip, IP + 0x1000);
+	KUNIT_EXPECT_EQ(test, regs.sp, (unsigned long)&stack[3]);
+	KUNIT_EXPECT_EQ(test, stack[3], IP + SITE);
+
+	/* Becoming the NOP: on to the next instruction, stack untouched. */
+	s.op = 0;
+	s.dest = 0;
+	stack[3] = 0;
+	trap_at(&regs, IP, &stack[4]);
+	ftrace_x86_int3_resume(&s, &regs);
+	KUNIT_EXPECT_EQ(test, regs.ip, IP + SITE);
+	KUNIT_EXPECT_EQ(test, regs.sp, (unsigned long)&stack[4]);
+	KUNIT_EXPECT_EQ(test, stack[3], 0UL);
+
+	/* Becoming a JMP: to its target, stack untouched. */
+	s.op = FTRACE_X86_JMP;
+	s.dest = IP - 0x80;
+	trap_at(&regs, IP, &stack[4]);
+	ftrace_x86_int3_resume(&s, &regs);
+	KUNIT_EXPECT_EQ(test, regs.ip, IP - 0x80);
+	KUNIT_EXPECT_EQ(test, regs.sp, (unsigned long)&stack[4]);
+}
+
+static struct kunit_case ftrace_insn_cases[] = {
+	KUNIT_CASE(encode_call_and_jmp),
+	KUNIT_CASE(encode_nop),
+	KUNIT_CASE(encode_range),
+	KUNIT_CASE(encode_bad_input),
+	KUNIT_CASE(decode),
+	KUNIT_CASE(site_find),
+	KUNIT_CASE(int3_resume),
+	{}
+};
+
+static struct kunit_suite ftrace_insn_suite = {
+	.name = "ftrace-x86-insn",
+	.test_cases = ftrace_insn_cases,
+};
+
+kunit_test_suite(ftrace_insn_suite);
+
+MODULE_LICENSE("GPL");
