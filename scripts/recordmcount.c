@@ -63,6 +63,13 @@ static bool arm64_is_call(const struct elf_file *ef, u64 at)
 }
 
 /*
+ * The 5-byte NOPs of arch/x86/include/asm/nops.h (BYTES_NOP5): NOPL on
+ * x86_64; on 32-bit, where not every CPU has NOPL, a DS-prefixed LEA.
+ */
+static const unsigned char x86_64_nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const unsigned char i386_nop5[] = { 0x3e, 0x8d, 0x74, 0x26, 0x00 };
+
+/*
  * The names of the profiling routine.  Compilers call "mcount" or
  * "_mcount" depending on the target's symbol conventions, "__fentry__"
  * with -mfentry, and on ARM EABI "__gnu_mcount_nc".  The test ignores one
@@ -89,6 +96,7 @@ static const struct arch_desc arches[] = {
 		.nr_call_relocs = 2,
 		.abs_reloc = R_X86_64_64, .site_bias = -1,
 		.is_call = x86_is_call,
+		.nop = x86_64_nop5, .nop_len = 5, .none_reloc = R_X86_64_NONE,
 	},
 	{
 		.machine = EM_386, .elf_class = ELFCLASS32, .name = "i386",
@@ -96,6 +104,7 @@ static const struct arch_desc arches[] = {
 		.call_relocs = { R_386_PC32, R_386_PLT32 }, .nr_call_relocs = 2,
 		.abs_reloc = R_386_32, .site_bias = -1,
 		.is_call = x86_is_call,
+		.nop = i386_nop5, .nop_len = 5, .none_reloc = R_386_NONE,
 	},
 	{
 		.machine = EM_AARCH64, .elf_class = ELFCLASS64, .name = "arm64",
@@ -345,9 +354,35 @@ static void not_recorded(struct rmc *r, unsigned int tsec, u64 off,
 			(unsigned long long)off, why);
 }
 
+/*
+ * Where the arch has one, write the idle NOP over the call at @at (its
+ * section @text, site offset @site) and make the call's relocation, at
+ * @entry in the file, one that changes nothing.  Only the copy in memory
+ * changes: a failure later leaves the file as it was.
+ */
+static int make_idle(struct rmc *r, unsigned int tsec,
+		     const struct elf_sec *text, u64 site, u64 entry)
+{
+	const struct arch_desc *a = r->arch;
+	const struct elf_field f = r->ef.lay->r_info;
+	u64 info;
+
+	if (!a->nop)
+		return 0;
+	if (!in_range(site, a->nop_len, text->size))
+		return rmc_fail(r, "the call at %s+0x%llx runs past its section",
+			    rmc_sec_name(r, tsec), (unsigned long long)site);
+	memcpy(r->buf + text->offset + site, a->nop, a->nop_len);
+	info = elf_get(&r->ef, entry, f);
+	info = elf_info_make(&r->ef, elf_info_sym(&r->ef, info), a->none_reloc);
+	elf_put(&r->ef, r->buf + entry + f.off, f.width, info);
+	return 0;
+}
+
 /* Check one relocation against the profiling routine and record its site. */
 static int take_reloc(struct rmc *r, unsigned int tsec,
-		      const struct elf_sec *text, const struct elf_rela *rel)
+		      const struct elf_sec *text, const struct elf_rela *rel,
+		      u64 entry)
 {
 	const struct arch_desc *a = r->arch;
 	u64 at;
@@ -370,7 +405,8 @@ static int take_reloc(struct rmc *r, unsigned int tsec,
 		not_recorded(r, tsec, rel->offset, "not a call");
 		return 0;
 	}
-	return add_site(r, tsec, rel->offset + a->site_bias);
+	return add_site(r, tsec, rel->offset + a->site_bias) ?:
+	       make_idle(r, tsec, text, rel->offset + a->site_bias, entry);
 }
 
 /*
@@ -424,7 +460,8 @@ static int scan_relocs(struct rmc *r, unsigned int ridx,
 		}
 		prev = rel.offset;
 		have_prev = true;
-		if (take_reloc(r, rsec->info, &text, &rel))
+		if (take_reloc(r, rsec->info, &text, &rel,
+			       rsec->offset + i * size))
 			return -1;
 	}
 	return 0;
@@ -631,6 +668,7 @@ static int load_file(struct rmc *r, const char *path, unsigned int type,
 	if (!*buf)
 		return -1;
 	r->ef.buf = *buf;
+	r->buf = *buf;
 	return elf_open(&r->ef, type, r->err, sizeof(r->err));
 }
 

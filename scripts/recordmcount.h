@@ -162,6 +162,14 @@ struct arch_desc {
 	bool pair_second;
 	/* ARM: a function symbol's value carries the Thumb bit; never an anchor. */
 	bool no_func_anchor;
+	/*
+	 * x86: the NOP the kernel keeps at an idle site, written over every
+	 * recorded call, whose relocation becomes @none_reloc: the kernel
+	 * then boots with its sites already idle.
+	 */
+	const unsigned char *nop;
+	u8 nop_len;
+	u32 none_reloc;
 };
 
 /*
@@ -193,6 +201,7 @@ struct anchor {
 /* Everything known about the object; one per file, nothing global. */
 struct rmc {
 	struct elf_file ef;
+	unsigned char *buf;		/* ef.buf, writable: sites made idle */
 	const struct arch_desc *arch;
 	bool warn;
 	unsigned int symtab_idx;

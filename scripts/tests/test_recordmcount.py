@@ -6,8 +6,10 @@ Each test compiles real objects with the compilers kbuild uses (gcc -pg
 -mfentry for x86_64, aarch64-linux-gnu-gcc -pg for arm64), runs the tool,
 and checks the records against an independent oracle: the objects are
 linked into an executable and every address in its __mcount_loc must be
-exactly a call to the profiling routine that objdump shows, in the function
-the test expects.
+exactly a call to the profiling routine that objdump shows in the same
+objects linked before the tool ran, in the function the test expects.  On
+x86 each of those calls must now be the kernel's 5-byte NOP, and no call
+to the routine may be left at a recorded address.
 
 Environment: RMC (the tool to test, required), WORK (scratch directory),
 FUZZ_CASES (robustness cases per object, default 1500).
@@ -31,11 +33,12 @@ ARCHES = {
     'x86_64': dict(cc=['gcc', '-O2', '-fno-pie', '-pg', '-mfentry'],
                    ld=['ld', '-m', 'elf_x86_64'],
                    objdump='objdump', readelf='readelf',
+                   idle='0f 1f 44 00 00',
                    call=re.compile(r'\scall\s+[0-9a-f]+ <(__fentry__|mcount)>')),
     'arm64': dict(cc=['aarch64-linux-gnu-gcc', '-O2', '-pg'],
                   ld=['aarch64-linux-gnu-ld'],
                   objdump='aarch64-linux-gnu-objdump',
-                  readelf='aarch64-linux-gnu-readelf',
+                  readelf='aarch64-linux-gnu-readelf', idle=None,
                   call=re.compile(r'\sbl\s+[0-9a-f]+ <_mcount>')),
 }
 
@@ -62,8 +65,29 @@ class Arch:
         self.stub = self.compile('stub.S')
 
     def compile(self, src, *flags, out=None):
+        """Compile @src; a copy the tool never sees is kept as OUT.orig."""
         out = os.path.join(self.dir, out or (os.path.splitext(src)[0] + '.o'))
         must(self.cc + list(flags) + ['-c', os.path.join(SRC, src), '-o', out])
+        shutil.copy(out, out + '.orig')
+        return out
+
+    def orig_sites(self, *objs):
+        """Call sites of the routine in @objs as compiled, linked the same way."""
+        return self.call_sites(self.link(*[o + '.orig' for o in objs]))
+
+    def sites_of(self, exe, *objs):
+        """The routine's call sites in @exe, linked from @objs: read from the
+        objects as compiled where the tool makes the sites idle (x86), from
+        @exe itself elsewhere (where the calls stay)."""
+        return self.orig_sites(*objs) if self.idle else self.call_sites(exe)
+
+    def insn_bytes(self, exe):
+        """Address -> the hex bytes objdump shows for the instruction there."""
+        out = {}
+        for line in must([self.objdump, '-d', exe]).splitlines():
+            m = re.match(r'^\s+([0-9a-f]+):\t((?:[0-9a-f]{2} )+)', line)
+            if m:
+                out[int(m.group(1), 16)] = m.group(2).strip()
         return out
 
     def link(self, *objs):
@@ -113,10 +137,23 @@ class RecordTests(unittest.TestCase):
     def check_exe(self, a, objs, expect):
         exe = a.link(*objs)
         recs = a.records(exe)
-        sites = a.call_sites(exe)
+        sites = a.sites_of(exe, *objs)
         self.assertEqual(sorted(recs), sorted(sites), 'records != call sites')
         self.assertEqual(len(recs), len(set(recs)), 'duplicate records')
         self.assertEqual(sorted(sites[r] for r in recs), sorted(expect))
+        self.check_idle(a, exe, recs)
+
+    def check_idle(self, a, exe, recs):
+        """On x86 every recorded site holds the NOP, and no call is left
+        there; elsewhere every recorded site is still a call."""
+        left = set(a.call_sites(exe))
+        if not a.idle:
+            self.assertLessEqual(set(recs), left, 'recorded sites are not calls')
+            return
+        insn = a.insn_bytes(exe)
+        for r in recs:
+            self.assertEqual(insn.get(r), a.idle, 'site %#x is not idle' % r)
+        self.assertFalse(left & set(recs), 'calls left at recorded sites')
 
     def each_arch(self, fn):
         for name in ARCHES:
@@ -176,7 +213,8 @@ class RecordTests(unittest.TestCase):
             recs = a.records(exe)
             self.assertEqual(recs.count(0), 1)
             live = sorted(r for r in recs if r)
-            sites = a.call_sites(exe)
+            sites = a.sites_of(exe, o1, o2)
+            self.check_idle(a, exe, live)
             nm = must([a.objdump.replace('objdump', 'nm'), exe])
             strong = int([ln.split()[0] for ln in nm.splitlines()
                           if ln.endswith(' weak_default')][0], 16)
@@ -231,12 +269,14 @@ class RecordTests(unittest.TestCase):
             self.assertRegex(groups, r'\[\s*\d+\]\s+\.rela__mcount_loc')
             # Linked twice, the duplicate group (and its record) is dropped.
             o2 = os.path.join(a.dir, 'comdat2.o')
-            must([a.objdump.replace('objdump', 'objcopy'),
-                  '--redefine-sym', 'outside=outside2', o, o2])
+            for src, dst in ((o, o2), (o + '.orig', o2 + '.orig')):
+                must([a.objdump.replace('objdump', 'objcopy'),
+                      '--redefine-sym', 'outside=outside2', src, dst])
             exe = a.link(o, o2)
             recs = a.records(exe)
-            sites = a.call_sites(exe)
+            sites = a.sites_of(exe, o, o2)
             self.assertEqual(sorted(recs), sorted(sites))
+            self.check_idle(a, exe, recs)
             self.assertEqual(sorted(sites.values()),
                              ['in_group', 'outside', 'outside2'])
         self.each_arch(t)
