@@ -75,6 +75,17 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 		M="$mdir" modules > "$mdir/build.log" 2>&1 ||
 		{ cat "$mdir/build.log"; die "ftstress.ko did not build"; }
 	install -m 644 "$mdir/ftstress.ko" "$root/harness/ftstress.ko"
+	# A module that damages its own call site, where the back end has the
+	# test hook for it (harness/guest/bootcheck.sh).
+	if grep -qw ftrace_x86_test_poke "$out/Module.symvers" 2> /dev/null; then
+		mdir="$build/modules/$(kname "$arch" "$flavor")/ftcorrupt"
+		mkdir -p "$mdir"
+		cp "$top"/harness/modules/ftcorrupt/{Kbuild,ftcorrupt.c} "$mdir/"
+		make -s -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
+			M="$mdir" modules > "$mdir/build.log" 2>&1 ||
+			{ cat "$mdir/build.log"; die "ftcorrupt.ko did not build"; }
+		install -m 644 "$mdir/ftcorrupt.ko" "$root/harness/ftcorrupt.ko"
+	fi
 fi
 ex="$top/expectations/ftt-exclude.$arch"
 [ -f "$ex" ] && install -m 644 "$ex" "$root/harness/ftt-exclude"

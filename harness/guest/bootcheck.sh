@@ -69,3 +69,59 @@ fi
 echo "$level" > /proc/sys/kernel/printk
 echo "bootcheck: enabled_functions:"
 sed 's/^/bootcheck: | /' $T/enabled_functions | head -n 5
+
+# Last, a damaged call site (harness/modules/ftcorrupt, on kernels whose
+# back end has the test hook): tracing it must fail with one report and
+# leave ftrace off for good, while the kernel and its trace events go on.
+# It is last because ftrace stays off afterwards.
+[ -f /harness/ftcorrupt.ko ] || exit 0
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
+echo > $T/set_ftrace_notrace
+report='the call site does not hold the expected instruction at ftcorrupt_victim'
+if ! insmod /harness/ftcorrupt.ko; then
+	failed "damaged site module loads" "ftcorrupt.ko did not load"
+	exit 1
+fi
+echo 1 > /proc/sys/kernel/printk
+echo ftcorrupt_victim > $T/set_ftrace_filter
+echo function > $T/current_tracer 2> /dev/null
+n=$(dmesg | grep -c "$report")
+if [ "$n" = 1 ] && dmesg | grep -q 'found    0f 1f 40 00 90'; then
+	pass "damaged site reported once, with the bytes found"
+else
+	failed "damaged site reported once" "$n reports naming ftcorrupt_victim"
+fi
+# Off for good: the function tracer, started again on every function,
+# patches nothing and traces nothing (as in 6.1, it still "starts").
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
+echo > $T/trace
+echo 1 > $T/tracing_on
+echo function > $T/current_tracer 2> /dev/null
+sleep 1
+echo nop > $T/current_tracer 2> /dev/null
+n=$(grep -c ' <-' $T/trace)
+e=$(cat $T/enabled_functions 2> /dev/null | grep -c .)
+if [ "$n" = 0 ] && [ "$e" = 0 ]; then
+	pass "damaged site leaves ftrace off"
+else
+	failed "damaged site leaves ftrace off" "$n function entries traced, $e sites enabled"
+fi
+if [ "$(dmesg | grep -c "$report")" = 1 ]; then
+	pass "damaged site reported no more"
+else
+	failed "damaged site reported no more" "$(dmesg | grep -c "$report") reports"
+fi
+# Trace events still work.
+echo > $T/trace
+echo 1 > $T/tracing_on
+echo 1 > $T/events/sched/sched_switch/enable
+sleep 1
+echo 0 > $T/events/sched/sched_switch/enable
+if grep -q 'sched_switch:' $T/trace; then
+	pass "trace events work after ftrace is off"
+else
+	failed "trace events work after ftrace is off" "no sched_switch event in trace"
+fi
+echo "$level" > /proc/sys/kernel/printk

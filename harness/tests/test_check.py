@@ -509,3 +509,29 @@ class Bootcheck(unittest.TestCase):
         log = BOOT_GOOD.replace('HARNESS: bootcheck', '[    3.2] BUG: unable to handle page fault '
                                 'for address: ffffffffa0000000\nHARNESS: bootcheck')
         self.assertEqual(self.run_bootcheck(log)[0], 1)
+
+    PROVOKED = ('[    4.1] ------------[ cut here ]------------\n'
+                '[    4.1] WARNING: CPU: 0 PID: 90 at kernel/trace/ftrace_update.c:322 '
+                'ftrace_patch_failed+0x1a0/0x1c0\n')
+
+    def test_one_provoked_warning_passes(self):
+        log = BOOT_GOOD.replace('HARNESS: bootcheck', self.PROVOKED + 'HARNESS: bootcheck')
+        rc, c, out = self.run_bootcheck(log)
+        self.assertEqual(rc, 0, out)
+
+    def test_provoked_warning_with_message_passes(self):
+        """As WARN() prints it: cut here, the message, then WARNING."""
+        log = BOOT_GOOD.replace('HARNESS: bootcheck', self.PROVOKED.replace(
+            '\n[    4.1] WARNING', '\n[    4.1] ftrace: call site update failed\n'
+            '[    4.1] WARNING') + 'HARNESS: bootcheck')
+        rc, c, out = self.run_bootcheck(log)
+        self.assertEqual(rc, 0, out)
+
+    def test_second_provoked_warning_fails(self):
+        log = BOOT_GOOD.replace('HARNESS: bootcheck', self.PROVOKED * 2 + 'HARNESS: bootcheck')
+        self.assertEqual(self.run_bootcheck(log)[0], 1)
+
+    def test_other_warning_fails(self):
+        log = BOOT_GOOD.replace('HARNESS: bootcheck', self.PROVOKED.replace(
+            'ftrace_patch_failed', 'rcu_do_batch') + 'HARNESS: bootcheck')
+        self.assertEqual(self.run_bootcheck(log)[0], 1)
