@@ -19,9 +19,10 @@
 #   writers    4 concurrent writers to set_ftrace_filter, set_ftrace_notrace
 #              and set_graph_function
 #   fuzz       tfuzz on files no other job writes (an instance's filter
-#              and pid files, set_graph_notrace, stack_trace_filter,
-#              function_profile_enabled)
-# Phase 2, load still running: tfuzz on the top-level filter files.
+#              and pid files, set_graph_notrace, stack_trace_filter)
+# Phase 2, load still running: tfuzz on the top-level filter files and
+# function_profile_enabled (the profiler takes the function graph hook, so
+# while it is on function_graph is refused: not beside the tracers job).
 # Then: the function tracer must still trace, and the kernel log must hold
 # no oops, WARN, BUG, lockdep, KASAN or RCU-stall line.
 # Output, read by harness/stress.sh:
@@ -135,8 +136,10 @@ job_tracers() {
 			tracer=function_graph
 			echo 'vfs_*' > set_graph_function
 		fi
-		if ! echo $tracer > current_tracer; then
-			err=$((err + 1)); note tracers "cycle $i: $tracer refused"
+		if ! echo $tracer 2> $W/tracer.why > current_tracer; then
+			err=$((err + 1))
+			note tracers "cycle $i: $tracer refused: $(cat $W/tracer.why)"
+			dmesg | tail -n 5 | while read -r l; do note tracers "  | $l"; done
 		fi
 		cat /proc/version > /dev/null
 		if ! echo nop > current_tracer; then
@@ -286,7 +289,7 @@ if want fuzz; then
 	job_fuzz fuzz-1 $fuzz1 "$seed" instances/tfuzz/set_ftrace_filter \
 		instances/tfuzz/set_ftrace_notrace instances/tfuzz/set_ftrace_pid \
 		instances/tfuzz/set_ftrace_notrace_pid set_graph_notrace \
-		stack_trace_filter function_profile_enabled &
+		stack_trace_filter &
 else
 	skip fuzz-1
 fi
@@ -296,7 +299,8 @@ echo "HARNESS: stress phase 1 done after $(awk "BEGIN{printf \"%.0f\", $(now)-$t
 echo "HARNESS: stress phase 2"
 if want fuzz; then
 	job_fuzz fuzz-2 $fuzz2 $((seed + 1)) set_ftrace_filter set_ftrace_notrace \
-		set_graph_function set_ftrace_pid set_ftrace_notrace_pid
+		set_graph_function set_ftrace_pid set_ftrace_notrace_pid \
+		function_profile_enabled
 fi
 touch $W/stop
 [ -n "${watcher:-}" ] && kill "$watcher" 2> /dev/null
@@ -339,6 +343,9 @@ if [ -n "$splat" ]; then
 	sed -n "$((splat > 5 ? splat - 5 : 1)),$((splat + 30))p" $W/dmesg | sed 's/^/STRESSLOG| dmesg: /'
 else
 	echo "STRESS| kernel-log count=$(wc -l < $W/dmesg) errors=0 seconds=0"
+	# What fills the log, most frequent first (times and numbers folded).
+	sed -e 's/^\[[^]]*\] *//' -e 's/[0-9][0-9]*/N/g' $W/dmesg | sort | uniq -c |
+		sort -rn | head -n 5 | sed 's/^/STRESSLOG| kernel-log: /'
 fi
 cat $W/*.res
 cat $W/*.log 2>/dev/null | sed 's/^/STRESSLOG| /'
