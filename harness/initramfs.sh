@@ -75,6 +75,17 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 		M="$mdir" modules > "$mdir/build.log" 2>&1 ||
 		{ cat "$mdir/build.log"; die "ftstress.ko did not build"; }
 	install -m 644 "$mdir/ftstress.ko" "$root/harness/ftstress.ko"
+	# The registers an ftrace callback sees (harness/ftt/caller-regs.tc),
+	# on x86_64 kernels of either flavor with dynamic ftrace.
+	if [ "$arch" = x86_64 ] && grep -q '^CONFIG_DYNAMIC_FTRACE=y' "$out/.config"; then
+		mdir="$build/modules/$(kname "$arch" "$flavor")/ftregs"
+		mkdir -p "$mdir"
+		cp "$top"/harness/modules/ftregs/{Kbuild,ftregs.c} "$mdir/"
+		make -s -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
+			M="$mdir" modules > "$mdir/build.log" 2>&1 ||
+			{ cat "$mdir/build.log"; die "ftregs.ko did not build"; }
+		install -m 644 "$mdir/ftregs.ko" "$root/harness/ftregs.ko"
+	fi
 	# A module that damages its own call site, where the back end has the
 	# test hook for it (harness/guest/bootcheck.sh).
 	if grep -qw ftrace_x86_test_poke "$out/Module.symvers" 2> /dev/null; then
