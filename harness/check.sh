@@ -14,7 +14,9 @@
 #      the livepatch selftests where expected; make stress's short form
 #      (ours only).
 #   3. x86_64 without DYNAMIC_FTRACE (VARIANT=nodyn): build, boot once,
-#      judge the CHECK| lines of harness/guest/nodyncheck.sh.
+#      judge the CHECK| lines of harness/guest/nodyncheck.sh; x86_64 with
+#      the frame-pointer unwinder (VARIANT=fp): build, boot once with
+#      test.d/ftrace and the callers' cases.
 #   4. per arch in SMOKE_ARCHES (default arm): build, boot, smoke test.
 # All kernels build in the background from the start, in that order, at the
 # lowest priority, while the steps run; each step waits for its own.
@@ -61,7 +63,7 @@ bq="$build/buildq"
 rm -rf "$bq"; mkdir -p "$bq"
 specs=
 for arch in $arches; do specs="$specs $arch:$arch-$flavor:"; done
-[[ " $arches " == *" x86_64 "* ]] && specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn"
+[[ " $arches " == *" x86_64 "* ]] && specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn x86_64:x86_64-$flavor-fp:fp"
 for arch in ${SMOKE_ARCHES-arm}; do specs="$specs $arch:$arch-$flavor:"; done
 (
 	for spec in $specs; do
@@ -190,6 +192,33 @@ if [[ " $arches " == *" x86_64 "* ]]; then
 			"$top/harness/qemu.sh" x86_64 "$flavor" nodyncheck
 		python3 "$top/harness/check.py" bootcheck --name "$name" --what "no dynamic ftrace" \
 			--log "$build/logs/check-$name.log" --results "$results"
+	else
+		tail -n 30 "$build/logs/kernel-$name.log"
+		echo "FAIL $name: kernel build (log: build/logs/kernel-$name.log)"
+		printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"
+	fi
+fi
+# The x86_64 callers with the frame-pointer unwinder instead of ORC
+# (VARIANT=fp): one boot with the cases whose stack traces, registers and
+# direct calls go through the callers' frame records (test.d/ftrace and
+# the caller and direct-call cases of harness/ftt), judged against the
+# same expectations.  Not the livepatch cases: without ORC, x86 has no
+# reliable stack traces, so a patch transition waits on sleeping tasks.
+if [[ " $arches " == *" x86_64 "* ]]; then
+	name="x86_64-$flavor-fp"
+	echo "== $name: frame-pointer unwinder, stack and caller cases"
+	fpcases=test.d/ftrace,test.d/ftrace-core/caller-regs.tc
+	fpcases=$fpcases,test.d/ftrace-core/caller-unwind.tc,test.d/ftrace-core/direct-samples.tc
+	if wait_kernel "$name" &&
+	   VARIANT=fp "$top/harness/initramfs.sh" x86_64 "$flavor" > /dev/null; then
+		grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
+		boot_guest 2 "$name" "$build/logs/$name-ftracetest.log" \
+			'^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):' \
+			env VARIANT=fp KUNIT=0 TIMEOUT="${TIMEOUT:-900}" \
+			"$top/harness/qemu.sh" x86_64 "$flavor" ftracetest "$fpcases"
+		python3 "$top/harness/check.py" judge --name "$name" --subset \
+			--log "$build/logs/check-$name.log" --expect "$top/expectations/x86_64.txt" \
+			--results "$results"
 	else
 		tail -n 30 "$build/logs/kernel-$name.log"
 		echo "FAIL $name: kernel build (log: build/logs/kernel-$name.log)"
