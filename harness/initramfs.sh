@@ -98,8 +98,11 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 		install -m 644 "$mdir/ftcorrupt.ko" "$root/harness/ftcorrupt.ko"
 	fi
 fi
+# Cases not to run: on every kernel, and on the unmodified one only.
 ex="$top/expectations/ftt-exclude.$arch"
 [ -f "$ex" ] && install -m 644 "$ex" "$root/harness/ftt-exclude"
+ex="$top/expectations/ftt-exclude-upstream.$arch"
+[ "$flavor" = upstream ] && [ -f "$ex" ] && cat "$ex" >> "$root/harness/ftt-exclude"
 fl="$top/expectations/ftt-flaky"
 [ -f "$fl" ] && install -m 644 "$fl" "$root/harness/ftt-flaky"
 cp -a "$src/tools/testing/selftests/ftrace" "$root/ftrace"
