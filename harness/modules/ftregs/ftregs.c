@@ -200,25 +200,31 @@ static void run(const char *what, struct probe **ps, int n, long want)
 	report(what, why);
 }
 
+/* The runs: the probes registered together, in order, and the result. */
+static const struct {
+	const char *what;
+	struct probe *probes[2];
+	long want;
+} runs[] = {
+	{ "alone", { &plain }, SUM },
+	{ "alone-regs", { &full }, SUM },
+	{ "shared", { &plain, &full }, SUM },
+	{ "ip-alone", { &mover }, MOVED },
+	{ "ip-alone-regs", { &full_mover }, MOVED },
+	{ "ip-shared", { &mover, &plain }, MOVED },
+};
+
 static int __init ftregs_init(void)
 {
-	struct probe *one[1], *two[2];
+	struct probe *ps[2];
+	int i, n;
 
 	failed = 0;
-	one[0] = &plain;
-	run("alone", one, 1, SUM);
-	one[0] = &full;
-	run("alone-regs", one, 1, SUM);
-	two[0] = &plain;
-	two[1] = &full;
-	run("shared", two, 2, SUM);
-	one[0] = &mover;
-	run("ip-alone", one, 1, MOVED);
-	one[0] = &full_mover;
-	run("ip-alone-regs", one, 1, MOVED);
-	two[0] = &mover;
-	two[1] = &plain;
-	run("ip-shared", two, 2, MOVED);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		for (n = 0; n < 2 && runs[i].probes[n]; n++)
+			ps[n] = runs[i].probes[n];
+		run(runs[i].what, ps, n, runs[i].want);
+	}
 	/* Off again: the function runs as compiled. */
 	if (call_target() != SUM || plain.seen.calls != 1)
 		report("off", "the function does not run as compiled");
