@@ -3,7 +3,8 @@
 # kernel.sh unpack: only unpack the pristine base.
 #
 #   upstream: the pristine Linux 6.1.y from linux-source-6.1, untouched.
-#   ours:     the pristine tree, then patches/series, then the overlay files.
+#   ours:     the pristine tree, then patches/series, less the files listed
+#             in patches/removed, then the overlay files.
 #   wip:      as ours, plus patches/wip.series (work in progress that is not
 #             part of the series yet: make check never builds it).
 #
@@ -38,6 +39,14 @@ series_patches() {
 	done
 }
 
+# removed_files: the upstream files the series deletes (patches/removed):
+# files our overlay replaces under other names.  The series carries their
+# deletion without their text (harness/series.sh).
+removed_files() {
+	[ -f "$top/patches/removed" ] || return 0
+	grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/removed" || true
+}
+
 # The tree for FLAVOR=ours: a hard-linked copy of the pristine tree (patch and
 # rsync write new files, so the pristine copy is never modified), the series
 # applied, the overlay copied on top. It is rebuilt from scratch whenever the
@@ -51,6 +60,7 @@ prepare_ours() {
 	key=$( (for p in $(series_patches); do
 			echo "$p"; cat "$top/patches/$p"
 		done
+		removed_files
 		echo "$files") | sha256sum | cut -d' ' -f1)
 	if [ "$(cat "$src.key" 2>/dev/null)" != "$key" ]; then
 		echo "kernel: preparing the ours tree" >&2
@@ -61,6 +71,10 @@ prepare_ours() {
 		for p in $(series_patches); do
 			patch -s -p1 -d "$src" --no-backup-if-mismatch -F0 \
 				< "$top/patches/$p" || die "patch $p does not apply"
+		done
+		for p in $(removed_files); do
+			[ -f "$src/$p" ] || die "patches/removed: no $p in the tree"
+			rm "$src/$p"
 		done
 	fi
 	if [ -n "$files" ]; then

@@ -3,8 +3,9 @@
 #
 # Each project commit that changes the kernel tree (overlay files or
 # patches/) becomes one kernel commit with the same message and author: its
-# tree is the pristine base, patches/series applied, the overlay on top, all
-# as of that project commit.  The kernel history lives in a bare repository
+# tree is the pristine base, patches/series applied, the files of
+# patches/removed deleted, the overlay on top, all as of that project
+# commit.  The kernel history lives in a bare repository
 # (build/series.git) whose first commit is the pristine base; the pristine
 # tree itself is only read.  Output: build/series/*.patch
 set -euo pipefail
@@ -44,6 +45,12 @@ kernel_tree() {
 		patch -s -p1 -d "$tmp/w" --no-backup-if-mismatch -F0 < "$tmp/p" ||
 			die "patch $p does not apply at $c"
 	done
+	# Upstream files deleted as of that commit (patches/removed).
+	# (A mode-0 entry removes a path; the repository has no work tree.)
+	pgit show "$c:patches/removed" 2>/dev/null |
+		grep -v -e '^#' -e '^[[:space:]]*$' |
+		sed 's/^/0 0000000000000000000000000000000000000000\t/' |
+		GIT_INDEX_FILE=$idx git update-index --index-info
 	# Overlay files as of that commit.
 	dirs=$(for d in $overlay_dirs; do pgit ls-tree -d --name-only "$c" "$d"; done)
 	[ -z "$dirs" ] || pgit archive "$c" -- $dirs | tar -x -C "$tmp/w"
@@ -74,6 +81,7 @@ if [ "$n" = 0 ]; then
 	echo "series: no project commit changes the kernel tree yet (ours = upstream $ver)"
 	exit 0
 fi
-git format-patch -q -o "$build/series" base..series
+# A deleted upstream file appears as its deletion only, never its text.
+git format-patch -q --irreversible-delete -o "$build/series" base..series
 echo "series: $n patches against Linux $ver in $build/series/"
 ls "$build/series"
