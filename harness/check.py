@@ -186,7 +186,13 @@ def judge(args):
     header = [ln for ln in lines if ln.startswith('HARNESS: kernel')]
     check_finished(t, lines)
     m = re.search(r'nproc=(\d+)', header[0]) if header else None
-    if m and int(m.group(1)) >= 2:
+    if args.nproc:	# a guest booted with this many vCPUs on purpose
+        if m and int(m.group(1)) == args.nproc:
+            t.add('passed', f'guest has {args.nproc} vCPU(s)')
+        else:
+            t.add('failed', f'guest has {args.nproc} vCPU(s)',
+                  f'nproc={m.group(1) if m else "?"}')
+    elif m and int(m.group(1)) >= 2:
         t.add('passed', f'guest is SMP (nproc={m.group(1)})')
     else:
         t.add('failed', 'guest is SMP', f'nproc={m.group(1) if m else "?"}')
@@ -578,6 +584,8 @@ def main():
     j.add_argument('--log', required=True)
     j.add_argument('--expect')
     j.add_argument('--subset', action='store_true')
+    j.add_argument('--nproc', type=int, default=0,
+                   help='the guest must have exactly this many CPUs (default: two or more)')
     j.add_argument('--kunit', action='store_true')
     j.add_argument('--functions')
     j.add_argument('--bench-smoke', action='store_true')

@@ -15,8 +15,8 @@
 #      (ours only).
 #   3. x86_64 without DYNAMIC_FTRACE (VARIANT=nodyn): build, boot once,
 #      judge the CHECK| lines of harness/guest/nodyncheck.sh; x86_64 with
-#      the frame-pointer unwinder (VARIANT=fp): build, boot once with
-#      test.d/ftrace and the callers' cases.
+#      the frame-pointer unwinder (VARIANT=fp): build, boot once on one
+#      vCPU with test.d/ftrace and the callers' cases.
 #   4. per arch in SMOKE_ARCHES (default arm): build, boot, smoke test.
 # All kernels build in the background from the start, in that order, at the
 # lowest priority, while the steps run; each step waits for its own.
@@ -204,9 +204,12 @@ fi
 # the caller and direct-call cases of harness/ftt), judged against the
 # same expectations.  Not the livepatch cases: without ORC, x86 has no
 # reliable stack traces, so a patch transition waits on sleeping tasks.
+# This guest has one vCPU, every other one two: the x86 back end's patch
+# protocol then runs with the writing CPU alone, taking the INT3s of its
+# own interrupts (issue 11 asks for both cases).
 if [[ " $arches " == *" x86_64 "* ]]; then
 	name="x86_64-$flavor-fp"
-	echo "== $name: frame-pointer unwinder, stack and caller cases"
+	echo "== $name: frame-pointer unwinder, stack and caller cases, one vCPU"
 	fpcases=test.d/ftrace,test.d/ftrace-core/caller-regs.tc
 	fpcases=$fpcases,test.d/ftrace-core/caller-unwind.tc,test.d/ftrace-core/direct-samples.tc
 	if wait_kernel "$name" &&
@@ -214,9 +217,9 @@ if [[ " $arches " == *" x86_64 "* ]]; then
 		grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
 		boot_guest 2 "$name" "$build/logs/$name-ftracetest.log" \
 			'^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):' \
-			env VARIANT=fp KUNIT=0 TIMEOUT="${TIMEOUT:-900}" \
+			env VARIANT=fp KUNIT=0 SMP=1 TIMEOUT="${TIMEOUT:-900}" \
 			"$top/harness/qemu.sh" x86_64 "$flavor" ftracetest "$fpcases"
-		python3 "$top/harness/check.py" judge --name "$name" --subset \
+		python3 "$top/harness/check.py" judge --name "$name" --subset --nproc 1 \
 			--log "$build/logs/check-$name.log" --expect "$top/expectations/x86_64.txt" \
 			--results "$results"
 	else

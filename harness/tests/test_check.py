@@ -85,6 +85,14 @@ class Judge(unittest.TestCase):
     def test_uniprocessor_fails(self):
         self.assertEqual(self.run_judge(GOOD.replace('nproc=2', 'nproc=1'))[0], 1)
 
+    def test_asked_for_one_vcpu(self):
+        one = GOOD.replace('nproc=2', 'nproc=1')
+        rc, c, out = self.run_judge(one, extra=('--nproc', '1'))
+        self.assertEqual(rc, 0, out)
+        self.assertIn('guest has 1 vCPU(s)', out)
+        # Two vCPUs where one was asked for is a failure too.
+        self.assertEqual(self.run_judge(GOOD, extra=('--nproc', '1'))[0], 1)
+
     def test_regression_against_upstream_fails(self):
         log = GOOD.replace('check\t[PASS]', 'check\t[FAIL]')
         rc, c, out = self.run_judge(log)
