@@ -67,6 +67,7 @@ void ftrace_ops_init(struct ftrace_ops *ops);
 void ftrace_ops_init_hashes(struct ftrace_ops *ops,
 			    struct ftrace_ops_hash *hashes);
 bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
+bool ftrace_ops_wants_all(struct ftrace_ops *ops);
 bool ftrace_ops_active(struct ftrace_ops *ops);
 void ftrace_update_func(void);
 struct ftrace_ops *ftrace_wanted_op(void);
@@ -232,7 +233,6 @@ struct ftrace_batcher {
 
 extern struct ftrace_ops __rcu **ftrace_plan_ops;
 unsigned int ftrace_plan_block(struct ftrace_block *b);
-int ftrace_rec_action(unsigned long ip, u32 f, bool enable);
 void ftrace_batcher_start(struct ftrace_batcher *bt,
 			  int (*patch)(struct ftrace_batch *batch),
 			  bool enable, bool live, struct module *mod);

@@ -570,6 +570,70 @@ static void trampoline_slots_run_out(struct kunit *test)
 		ftrace_hash_free(rcu_dereference_raw(ops[i].local_hash.filter_hash));
 }
 
+/*
+ * An ops with empty hashes is counted once for every site; the others
+ * are asked per site, or every ops is once more of them choose by hash
+ * than the plan keeps apart.  The counts must not depend on which.
+ */
+static void plan_all_and_picky_ops(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	const int n = 12;
+	struct ftrace_ops *ops, *all, *ipm;
+	struct ftrace_hash *h;
+	int i;
+
+	ops = kunit_kcalloc(test, n + 2, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	all = &ops[n];
+	ipm = &ops[n + 1];
+	all->func = cb;
+	ftrace_ops_init(all);
+	all->flags |= FTRACE_OPS_FL_ENABLED;
+	RCU_INIT_POINTER(all->next, &f->a);
+	RCU_INIT_POINTER(f->list, all);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 2U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 3U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 2)), 1U);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & FTRACE_FL_REGS);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 2)->flags & FTRACE_FL_REGS);
+	/* Picky ops on site 2, one at a time, past the plan's limit. */
+	for (i = 0; i < n; i++) {
+		ops[i].func = cb;
+		ftrace_ops_init(&ops[i]);
+		h = new_hash(&ops[i].local_hash.filter_hash);
+		KUNIT_ASSERT_NOT_NULL(test, h);
+		ftrace_hash_add(h, site_ip(2));
+		ops[i].flags |= FTRACE_OPS_FL_ENABLED;
+		RCU_INIT_POINTER(ops[i].next, rcu_dereference_raw(f->list));
+		RCU_INIT_POINTER(f->list, &ops[i]);
+		KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+		KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 2U);
+		KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 3U);
+		KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 2)),
+				(unsigned int)i + 2);
+	}
+	/* Two ops that want every site may both move the IP: all conflict. */
+	for (i = 0; i < n; i++)
+		ops[i].flags &= ~FTRACE_OPS_FL_ENABLED;
+	f->a.flags &= ~FTRACE_OPS_FL_ENABLED;
+	f->r.flags &= ~FTRACE_OPS_FL_ENABLED;
+	all->flags |= FTRACE_OPS_FL_IPMODIFY;
+	ipm->func = cb;
+	ftrace_ops_init(ipm);
+	ipm->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_IPMODIFY;
+	RCU_INIT_POINTER(ipm->next, rcu_dereference_raw(f->list));
+	RCU_INIT_POINTER(f->list, ipm);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), f->b->count);
+	ipm->flags &= ~FTRACE_OPS_FL_ENABLED;
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 2)->flags & FTRACE_FL_IPMODIFY);
+	RCU_INIT_POINTER(f->list, &f->a);
+	for (i = 0; i < n; i++)
+		ftrace_hash_free(rcu_dereference_raw(ops[i].local_hash.filter_hash));
+}
+
 static void mismatch_is_not_written(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
@@ -1007,6 +1071,7 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(patch_exactly_the_changes),
 	KUNIT_CASE(trampoline_for_a_lone_ops),
 	KUNIT_CASE(trampoline_slots_run_out),
+	KUNIT_CASE(plan_all_and_picky_ops),
 	KUNIT_CASE(mismatch_is_not_written),
 	KUNIT_CASE(batches_sorted_and_bounded),
 	KUNIT_CASE(refused_batch_stops),

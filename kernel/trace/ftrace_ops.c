@@ -198,6 +198,19 @@ bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip)
 }
 
 /**
+ * ftrace_ops_wants_all - does @ops want every function?
+ * @ops: the ops
+ *
+ * Return: true if both its hashes are empty, so that ftrace_ops_wants()
+ * is true for every address.
+ */
+bool ftrace_ops_wants_all(struct ftrace_ops *ops)
+{
+	return ftrace_hash_empty(ops_hash(ops, false)) &&
+	       ftrace_hash_empty(ops_hash(ops, true));
+}
+
+/**
  * ftrace_ops_test - should the list function call @ops for @ip?
  * @ops: the ops
  * @ip: the call-site address

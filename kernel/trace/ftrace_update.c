@@ -97,26 +97,110 @@ struct want {
 	bool regs;		/* one of them needs saved registers */
 	bool direct;		/* the direct-call ops is one of them */
 	bool solo;		/* ... and it cannot share with an IP mover */
-	unsigned long tramp;	/* the single ops' trampoline, if any */
+	struct ftrace_ops *last; /* the last ops counted */
 };
+
+static void want_add(struct want *w, struct ftrace_ops *op)
+{
+	w->n++;
+	w->last = op;
+	w->regs |= !!(op->flags & FTRACE_OPS_FL_SAVE_REGS);
+	w->ipmod += !!(op->flags & FTRACE_OPS_FL_IPMODIFY);
+	w->direct |= ftrace_ops_is_direct(op);
+	w->solo |= ftrace_ops_is_direct(op) && !op->ops_func;
+}
+
+/* The trampoline of the one ops that wants the site, if it has one. */
+static unsigned long want_tramp(const struct want *w)
+{
+	return w->n == 1 && !w->direct ? w->last->trampoline : 0;
+}
 
 static void who_wants(unsigned long ip, struct want *w)
 {
-	struct ftrace_ops *op, *last = NULL;
+	struct ftrace_ops *op;
 
 	memset(w, 0, sizeof(*w));
 	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
-		if (!ftrace_ops_active(op) || !ftrace_ops_wants(op, ip))
-			continue;
-		w->n++;
-		last = op;
-		w->regs |= !!(op->flags & FTRACE_OPS_FL_SAVE_REGS);
-		w->ipmod += !!(op->flags & FTRACE_OPS_FL_IPMODIFY);
-		w->direct |= ftrace_ops_is_direct(op);
-		w->solo |= ftrace_ops_is_direct(op) && !op->ops_func;
+		if (ftrace_ops_active(op) && ftrace_ops_wants(op, ip))
+			want_add(w, op);
 	} while_for_each_ftrace_op(op);
-	if (w->n == 1 && !w->direct)
-		w->tramp = last->trampoline;
+}
+
+/*
+ * The active ops as one planning pass sees them.  An ops with empty
+ * hashes wants every site: it is counted once, in @all.  Only the others
+ * are asked about each site, unless there are more of them than @picky
+ * holds: then every ops is asked (who_wants()).
+ */
+#define PLAN_PICKY_MAX	8
+
+struct plan {
+	struct want all;
+	unsigned int npicky;
+	bool many;
+	struct ftrace_ops *picky[PLAN_PICKY_MAX];
+};
+
+static void plan_prepare(struct plan *p)
+{
+	struct ftrace_ops *op;
+
+	memset(p, 0, sizeof(*p));
+	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
+		if (!ftrace_ops_active(op))
+			continue;
+		if (ftrace_ops_wants_all(op))
+			want_add(&p->all, op);
+		else if (p->npicky < PLAN_PICKY_MAX)
+			p->picky[p->npicky++] = op;
+		else
+			p->many = true;
+	} while_for_each_ftrace_op(op);
+}
+
+static void plan_want(const struct plan *p, unsigned long ip, struct want *w)
+{
+	unsigned int i;
+
+	if (p->many) {
+		who_wants(ip, w);
+		return;
+	}
+	*w = p->all;
+	for (i = 0; i < p->npicky; i++)
+		if (ftrace_ops_wants(p->picky[i], ip))
+			want_add(w, p->picky[i]);
+}
+
+/*
+ * The wanted-state bits of a record that @w describes.  *@conflict: two
+ * ops want to change the IP of the function.
+ */
+static u32 want_flags(const struct want *w, bool *conflict)
+{
+	unsigned long tramp = want_tramp(w);
+	u32 f = min_t(unsigned int, w->n, REC_REF_MASK);
+
+	if (w->regs)
+		f |= FTRACE_FL_REGS;
+	if (w->ipmod)
+		f |= FTRACE_FL_IPMODIFY;
+	/*
+	 * A site records which trampoline it calls by slot; with every slot
+	 * taken it calls the shared arch caller instead.
+	 */
+	if (tramp && slot_for(tramp))
+		f |= FTRACE_FL_TRAMP;
+	if (w->direct)
+		f |= FTRACE_FL_DIRECT;
+	/*
+	 * One ops may move the IP of a function.  A direct ops with an
+	 * ops_func shares with it (ftrace_direct.c has told the owner); one
+	 * without counts as a second IP mover.
+	 */
+	*conflict = w->ipmod + w->solo > 1;
+	return f;
 }
 
 /*
@@ -129,31 +213,24 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
 {
 	unsigned int conflicts = 0;
 	struct ftrace_rec *r;
+	bool conflict;
+	struct plan p;
 	struct want w;
 	u32 f;
 
+	plan_prepare(&p);
+	if (!p.npicky && !p.many) {
+		/* No ops chooses by hash: every site is wanted alike. */
+		f = want_flags(&p.all, &conflict);
+		for (r = b->recs; r < b->recs + b->count; r++)
+			r->flags = (r->flags & REC_STATE) | f;
+		return conflict ? b->count : 0;
+	}
 	for (r = b->recs; r < b->recs + b->count; r++) {
-		who_wants(ftrace_rec_ip(b, r), &w);
-		f = (r->flags & REC_STATE) | min_t(unsigned int, w.n, REC_REF_MASK);
-		if (w.regs)
-			f |= FTRACE_FL_REGS;
-		if (w.ipmod)
-			f |= FTRACE_FL_IPMODIFY;
-		/*
-		 * A site records which trampoline it calls by slot; with
-		 * every slot taken it calls the shared arch caller instead.
-		 */
-		if (w.tramp && slot_for(w.tramp))
-			f |= FTRACE_FL_TRAMP;
-		if (w.direct)
-			f |= FTRACE_FL_DIRECT;
-		/*
-		 * One ops may move the IP of a function.  A direct ops with
-		 * an ops_func shares with it (ftrace_direct.c has told the
-		 * owner); one without counts as a second IP mover.
-		 */
-		conflicts += w.ipmod + w.solo > 1;
-		r->flags = f;
+		plan_want(&p, ftrace_rec_ip(b, r), &w);
+		f = want_flags(&w, &conflict);
+		r->flags = (r->flags & REC_STATE) | f;
+		conflicts += conflict;
 	}
 	return conflicts;
 }
@@ -165,6 +242,7 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
  * this one, found without asking every ops again.
  */
 static unsigned long sole_tramp;
+static unsigned int sole_slot;		/* its slot; 0 if none was free */
 static bool sole_tramp_known;
 
 static void sole_tramp_learn(void)
@@ -179,17 +257,28 @@ static void sole_tramp_learn(void)
 		}
 	} while_for_each_ftrace_op(op);
 	sole_tramp_known = n == 1;
+	sole_slot = sole_tramp_known ? slot_for(sole_tramp) : 0;
+}
+
+/* The slot of trampoline @tramp (0: every slot is taken). */
+static unsigned int tramp_slot_of(unsigned long tramp)
+{
+	if (sole_tramp_known && tramp == sole_tramp)
+		return sole_slot;
+	return slot_for(tramp);
 }
 
 /* The trampoline the site at @ip must call; 0 when it has no slot. */
 static unsigned long new_tramp(unsigned long ip)
 {
+	unsigned long tramp;
 	struct want w;
 
 	if (sole_tramp_known)
-		return slot_for(sole_tramp) ? sole_tramp : 0;
+		return sole_slot ? sole_tramp : 0;
 	who_wants(ip, &w);
-	return w.tramp && slot_for(w.tramp) ? w.tramp : 0;
+	tramp = want_tramp(&w);
+	return tramp && slot_for(tramp) ? tramp : 0;
 }
 
 /* A direct site calls its target itself only when nothing else wants it. */
@@ -199,7 +288,7 @@ static bool want_direct_en(u32 f)
 }
 
 /**
- * ftrace_rec_action - what must be done to a record's site
+ * rec_action - what must be done to a record's site
  * @ip: the site
  * @f: the record's flag word
  * @enable: false to turn every site off
@@ -207,7 +296,7 @@ static bool want_direct_en(u32 f)
  * Return: FTRACE_UPDATE_IGNORE when the site is as planned, otherwise
  * FTRACE_UPDATE_MAKE_CALL, _MODIFY_CALL or _MAKE_NOP.
  */
-int ftrace_rec_action(unsigned long ip, u32 f, bool enable)
+static __always_inline int rec_action(unsigned long ip, u32 f, bool enable)
 {
 	bool want = enable && (f & REC_REF_MASK) && !(f & FTRACE_FL_DISABLED);
 
@@ -280,7 +369,7 @@ static void rec_commit(struct ftrace_rec *r, unsigned long new)
 		if ((f & FTRACE_FL_TRAMP) &&
 		    new != caller_addr(f & FTRACE_FL_REGS)) {
 			f |= FTRACE_FL_TRAMP_EN;
-			f |= slot_for(new) << REC_SLOT_SHIFT;
+			f |= tramp_slot_of(new) << REC_SLOT_SHIFT;
 		}
 	}
 	r->flags = f;
@@ -438,8 +527,7 @@ int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b)
 
 	for (r = b->recs; r < b->recs + b->count; r++) {
 		ip = ftrace_rec_ip(b, r);
-		if (ftrace_rec_action(ip, r->flags, bt->enable) ==
-		    FTRACE_UPDATE_IGNORE)
+		if (rec_action(ip, r->flags, bt->enable) == FTRACE_UPDATE_IGNORE)
 			continue;
 		old = target_now(ip, r->flags);
 		new = target_next(ip, r->flags, bt->enable);
@@ -628,8 +716,8 @@ static bool sites_differ(void)
 
 	for_each_ftrace_block(b) {
 		for (r = b->recs; r < b->recs + b->count; r++) {
-			if (ftrace_rec_action(ftrace_rec_ip(b, r), r->flags,
-					      true) != FTRACE_UPDATE_IGNORE)
+			if (rec_action(ftrace_rec_ip(b, r), r->flags, true) !=
+			    FTRACE_UPDATE_IGNORE)
 				return true;
 		}
 	}
