@@ -140,12 +140,17 @@ static unsigned int win_used;		/* slots mapped for the current batch */
 static u8 *win_at[FTRACE_BATCH_MAX];	/* where sites[i] is in the window */
 static u8 win_found[SITE];		/* what a refused site held */
 
+/*
+ * The kernel's own text first: core_kernel_text() is not traced, while the
+ * vmalloc helpers are, and with the function tracer on a call to them
+ * costs a trip through the tracer.
+ */
 static struct page *text_page(unsigned long addr)
 {
-	if (is_vmalloc_or_module_addr((void *)addr))
-		return vmalloc_to_page((void *)addr);
 	if (core_kernel_text(addr))
 		return virt_to_page((void *)addr);
+	if (is_vmalloc_or_module_addr((void *)addr))
+		return vmalloc_to_page((void *)addr);
 	return NULL;
 }
 
@@ -194,6 +199,13 @@ static int win_map(unsigned int nr, unsigned int *bad)
 		unsigned long ip = sites[i].ip;
 		unsigned long page[2] = { ip & PAGE_MASK,
 					  (ip + SITE - 1) & PAGE_MASK };
+
+		/* Most sites share the page of the one before. */
+		if (page[0] == last && page[1] == last) {
+			win_at[i] = (u8 *)win_base + offset_in_page(ip) +
+				    (win_used - 1) * PAGE_SIZE;
+			continue;
+		}
 
 		for (k = 0; k < 2; k++) {
 			struct page *pg;
@@ -330,6 +342,16 @@ static void sync_all(void)
 	on_each_cpu(sync_this_cpu, NULL, 1);
 }
 
+/* perf's text_poke records of sites[0..nr), for decoders of kernel code. */
+static void poke_events(unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		perf_event_text_poke((void *)sites[i].ip, sites[i].old, SITE,
+				     sites[i].new, SITE);
+}
+
 /*
  * Write sites[0..nr), checking each first.  @live: other CPUs may run the
  * sites, so take the three steps; otherwise write each site whole and
@@ -351,8 +373,10 @@ static int write_sites(unsigned int nr, bool live, unsigned int *bad)
 		return ret;
 	if (!live) {
 		refused = win_step(nr, STEP_WHOLE);
-		if (refused < 0)
+		if (refused < 0) {
 			sync_all();
+			poke_events(nr);
+		}
 		goto out;
 	}
 	for (i = 0; i < nr; i++)
@@ -370,6 +394,13 @@ static int write_sites(unsigned int nr, bool live, unsigned int *bad)
 		win_step(nr, STEP_TAIL);
 		sync_all();
 	}
+	/*
+	 * Since the first sync no CPU runs the old instruction, and until
+	 * the head step none runs the new one: the events go out in between,
+	 * so that a decoder of a hardware trace (Intel PT) may switch to the
+	 * new bytes at an event's timestamp.
+	 */
+	poke_events(nr);
 	win_step(nr, STEP_HEAD);
 	sync_all();
 	/*
@@ -384,10 +415,6 @@ out:
 		*bad = refused;
 		return -EINVAL;
 	}
-	/* For perf's text_poke records (Intel PT decoding of kernel code). */
-	for (i = 0; i < nr; i++)
-		perf_event_text_poke((void *)sites[i].ip, sites[i].old, SITE,
-				     sites[i].new, SITE);
 	return 0;
 }
 
