@@ -27,6 +27,9 @@
 #define NAMES 1000
 
 static int loops = 20000;
+/* Function tracer on/off cycles timed; the median of each is reported. */
+#define MAX_SWITCHES	5
+static int switches = MAX_SWITCHES;
 
 static void die(const char *fmt, ...)
 {
@@ -79,6 +82,20 @@ static uint64_t put(const char *path, const char *s, size_t len, int trunc)
 static uint64_t puts_file(const char *path, const char *s)
 {
 	return put(path, s, strlen(s), 1);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of @n figures (sorts them). */
+static uint64_t median(uint64_t *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v[n / 2];
 }
 
 /* Read a whole file into a malloc'd buffer; *ns gets the time it took. */
@@ -207,10 +224,14 @@ int main(int argc, char **argv)
 	size_t len, nlen;
 	uint64_t ns;
 	char *aff, *names, one[128];
+	uint64_t on[MAX_SWITCHES], off[MAX_SWITCHES];
 	const char *other;
+	int i;
 
-	if (argc > 1 && !strcmp(argv[1], "--smoke"))
+	if (argc > 1 && !strcmp(argv[1], "--smoke")) {
 		loops = 200;
+		switches = 1;
+	}
 	metric("boot_to_bench", now(), "ns");
 	records();
 
@@ -223,7 +244,19 @@ int main(int argc, char **argv)
 	put(T "set_ftrace_filter", "", 0, 1);
 	metric("syscall_tracing_off", per_call(), "ns/call");
 
-	metric("enable_function_all", puts_file(T "current_tracer", "function"), "ns");
+	/*
+	 * A tracer switch resets the ring buffer, which waits for RCU grace
+	 * periods; how long those take depends on where the next tick falls.
+	 * Each figure is the median of several function/nop cycles.
+	 */
+	for (i = 0; i < switches; i++) {
+		on[i] = puts_file(T "current_tracer", "function");
+		off[i] = puts_file(T "current_tracer", "nop");
+	}
+	metric("enable_function_all", median(on, switches), "ns");
+	metric("disable_function_all", median(off, switches), "ns");
+
+	puts_file(T "current_tracer", "function");
 	metric("syscall_function_all", per_call(), "ns/call");
 
 	if (mkdir(T "instances/bench", 0755) && errno != EEXIST)
@@ -236,7 +269,7 @@ int main(int argc, char **argv)
 	if (rmdir(T "instances/bench"))
 		die("rmdir instance");
 
-	metric("disable_function_all", puts_file(T "current_tracer", "nop"), "ns");
+	puts_file(T "current_tracer", "nop");
 
 	puts_file(T "current_tracer", "function_graph");
 	metric("syscall_function_graph_all", per_call(), "ns/call");
