@@ -93,6 +93,18 @@ class Judge(unittest.TestCase):
         # Two vCPUs where one was asked for is a failure too.
         self.assertEqual(self.run_judge(GOOD, extra=('--nproc', '1'))[0], 1)
 
+    def test_smp_only_case_on_one_vcpu(self):
+        one = GOOD.replace('nproc=2', 'nproc=1').replace(
+            'FTT| # of passed', 'FTT| [5] ftrace - function trace with cpumask\t[UNRESOLVED]\n'
+            'FTT| # of passed')
+        expect = EXPECT + 'PASS\tftrace - function trace with cpumask\n'
+        rc, c, out = self.run_judge(one, expect, extra=('--nproc', '1', '--subset'))
+        self.assertEqual(rc, 0, out)
+        self.assertIn('needs two CPUs', out)
+        # On two CPUs the same result is a regression.
+        two = one.replace('nproc=1', 'nproc=2')
+        self.assertEqual(self.run_judge(two, expect, extra=('--subset',))[0], 1)
+
     def test_regression_against_upstream_fails(self):
         log = GOOD.replace('check\t[PASS]', 'check\t[FAIL]')
         rc, c, out = self.run_judge(log)
