@@ -588,6 +588,7 @@ static void plan_all_and_picky_ops(struct kunit *test)
 	all = &ops[n];
 	ipm = &ops[n + 1];
 	all->func = cb;
+	all->trampoline = site_ip(4);	/* any distinct address */
 	ftrace_ops_init(all);
 	all->flags |= FTRACE_OPS_FL_ENABLED;
 	RCU_INIT_POINTER(all->next, &f->a);
@@ -598,6 +599,9 @@ static void plan_all_and_picky_ops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 2)), 1U);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & FTRACE_FL_REGS);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 2)->flags & FTRACE_FL_REGS);
+	/* Site 2 is the trampoline ops' alone; site 0 is not. */
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 2)->flags & FTRACE_FL_TRAMP);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & FTRACE_FL_TRAMP);
 	/* Picky ops on site 2, one at a time, past the plan's limit. */
 	for (i = 0; i < n; i++) {
 		ops[i].func = cb;
@@ -613,6 +617,7 @@ static void plan_all_and_picky_ops(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 3U);
 		KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 2)),
 				(unsigned int)i + 2);
+		KUNIT_EXPECT_FALSE(test, rec_of(f, 2)->flags & FTRACE_FL_TRAMP);
 	}
 	/* Two ops that want every site may both move the IP: all conflict. */
 	for (i = 0; i < n; i++)

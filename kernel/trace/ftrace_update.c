@@ -242,7 +242,7 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
  * this one, found without asking every ops again.
  */
 static unsigned long sole_tramp;
-static unsigned int sole_slot;		/* its slot; 0 if none was free */
+static int sole_slot;	/* its slot once looked up (0: none free); -1 before */
 static bool sole_tramp_known;
 
 static void sole_tramp_learn(void)
@@ -257,15 +257,20 @@ static void sole_tramp_learn(void)
 		}
 	} while_for_each_ftrace_op(op);
 	sole_tramp_known = n == 1;
-	sole_slot = sole_tramp_known ? slot_for(sole_tramp) : 0;
+	sole_slot = -1;
 }
 
-/* The slot of trampoline @tramp (0: every slot is taken). */
+/*
+ * The slot of trampoline @tramp (0: every slot is taken).  Taken only
+ * when a site is to call it, as the plan does.
+ */
 static unsigned int tramp_slot_of(unsigned long tramp)
 {
-	if (sole_tramp_known && tramp == sole_tramp)
-		return sole_slot;
-	return slot_for(tramp);
+	if (!sole_tramp_known || tramp != sole_tramp)
+		return slot_for(tramp);
+	if (sole_slot < 0)
+		sole_slot = slot_for(tramp);
+	return sole_slot;
 }
 
 /* The trampoline the site at @ip must call; 0 when it has no slot. */
@@ -275,7 +280,7 @@ static unsigned long new_tramp(unsigned long ip)
 	struct want w;
 
 	if (sole_tramp_known)
-		return sole_slot ? sole_tramp : 0;
+		return tramp_slot_of(sole_tramp) ? sole_tramp : 0;
 	who_wants(ip, &w);
 	tramp = want_tramp(&w);
 	return tramp && slot_for(tramp) ? tramp : 0;
