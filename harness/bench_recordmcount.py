@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Time recordmcount, ours against upstream 6.1's, on the same kernel objects.
 
-The objects are those of build/kernel/ARCH-ours that carry call-site records,
-with the records removed again (objcopy), so both tools see what the
-compiler produced.  Each tool runs once per object, as kbuild runs it, on
+The objects are those of a kernel build that carry call-site records, with
+the records removed again (objcopy), so both tools see what the compiler
+produced: on x86_64 those of build/kernel/x86_64-upstream (gcc recorded the
+sites there; our recordmcount, which ours runs, also writes the NOP over
+each call and neutralises its relocation), elsewhere build/kernel/ARCH-ours.  Each tool runs once per object, as kbuild runs it, on
 its own copy of the objects; the figure is the children's user+sys CPU
 time, the best of REPEAT rounds.  Because CPU time is noisy on a shared
 machine, the instructions each tool executes on the SAMPLE largest objects
@@ -100,7 +102,8 @@ def sites(readelf, path):
 
 def main():
     arch, out_json = sys.argv[1], sys.argv[2]
-    kdir = os.path.join(TOP, 'build', 'kernel', arch + '-ours')
+    flavor = 'upstream' if arch == 'x86_64' else 'ours'
+    kdir = os.path.join(TOP, 'build', 'kernel', arch + '-' + flavor)
     work = tempfile.mkdtemp(prefix='rmc-bench-', dir=os.path.join(TOP, 'build'))
     try:
         ours = os.path.join(work, 'ours')
@@ -113,7 +116,7 @@ def main():
         src, n = prepare(arch, kdir, work)
         if not n:
             sys.exit('bench_recordmcount: no objects with records under %s; '
-                     'build it first (make kernel ARCH=%s)' % (kdir, arch))
+                     'build it first (make kernel ARCH=%s FLAVOR=%s)' % (kdir, arch, flavor))
         times = {'ours': [], 'upstream': []}
         for _ in range(REPEAT):
             for name, tool in (('upstream', upstream), ('ours', ours)):
