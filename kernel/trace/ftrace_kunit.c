@@ -572,8 +572,7 @@ static void trampoline_slots_run_out(struct kunit *test)
 
 /*
  * An ops with empty hashes is counted once for every site; the others
- * are asked per site, or every ops is once more of them choose by hash
- * than the plan keeps apart.  The counts must not depend on which.
+ * are asked per site.  The counts must not depend on how many of each.
  */
 static void plan_all_and_picky_ops(struct kunit *test)
 {
@@ -602,7 +601,7 @@ static void plan_all_and_picky_ops(struct kunit *test)
 	/* Site 2 is the trampoline ops' alone; site 0 is not. */
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 2)->flags & FTRACE_FL_TRAMP);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & FTRACE_FL_TRAMP);
-	/* Picky ops on site 2, one at a time, past the plan's limit. */
+	/* Ops that choose site 2 by hash, one at a time. */
 	for (i = 0; i < n; i++) {
 		ops[i].func = cb;
 		ftrace_ops_init(&ops[i]);

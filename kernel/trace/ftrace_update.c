@@ -128,18 +128,13 @@ static void who_wants(unsigned long ip, struct want *w)
 }
 
 /*
- * The active ops as one planning pass sees them.  An ops with empty
- * hashes wants every site: it is counted once, in @all.  Only the others
- * are asked about each site, unless there are more of them than @picky
- * holds: then every ops is asked (who_wants()).
+ * What the ops with empty hashes want: every site, so one planning pass
+ * counts them once (@all) and asks only the others (@picky of them) about
+ * each site.
  */
-#define PLAN_PICKY_MAX	8
-
 struct plan {
 	struct want all;
 	unsigned int npicky;
-	bool many;
-	struct ftrace_ops *picky[PLAN_PICKY_MAX];
 };
 
 static void plan_prepare(struct plan *p)
@@ -152,25 +147,21 @@ static void plan_prepare(struct plan *p)
 			continue;
 		if (ftrace_ops_wants_all(op))
 			want_add(&p->all, op);
-		else if (p->npicky < PLAN_PICKY_MAX)
-			p->picky[p->npicky++] = op;
 		else
-			p->many = true;
+			p->npicky++;
 	} while_for_each_ftrace_op(op);
 }
 
 static void plan_want(const struct plan *p, unsigned long ip, struct want *w)
 {
-	unsigned int i;
+	struct ftrace_ops *op;
 
-	if (p->many) {
-		who_wants(ip, w);
-		return;
-	}
 	*w = p->all;
-	for (i = 0; i < p->npicky; i++)
-		if (ftrace_ops_wants(p->picky[i], ip))
-			want_add(w, p->picky[i]);
+	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
+		if (ftrace_ops_active(op) && !ftrace_ops_wants_all(op) &&
+		    ftrace_ops_wants(op, ip))
+			want_add(w, op);
+	} while_for_each_ftrace_op(op);
 }
 
 /*
@@ -219,7 +210,7 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
 	u32 f;
 
 	plan_prepare(&p);
-	if (!p.npicky && !p.many) {
+	if (!p.npicky) {
 		/* No ops chooses by hash: every site is wanted alike. */
 		f = want_flags(&p.all, &conflict);
 		for (r = b->recs; r < b->recs + b->count; r++)
