@@ -154,32 +154,52 @@ int ftrace_arch_set_func(ftrace_func_t func);
 int ftrace_arch_set_graph(bool on);
 
 /**
+ * ftrace_arch_tramp_prepare - make @ops' own trampoline, parked
+ * @ops: an ops being registered, which no site calls through a trampoline
+ *	yet
+ *
+ * A back end with per-ops trampolines allocates one that calls nothing
+ * (setting @ops->trampoline, @ops->trampoline_size and
+ * FTRACE_OPS_FL_ALLOC_TRAMP), or parks the one @ops kept from an earlier
+ * registration (making another if that one no longer fits @ops' flags).
+ * The core then points sites at it, and afterwards
+ * ftrace_arch_tramp_update() makes it call @ops' function: the update
+ * itself, and the rest of the kernel meanwhile, call traced functions
+ * that an ops still being registered need not see.  A back end without
+ * trampolines does nothing, and the core uses the shared caller.
+ */
+void ftrace_arch_tramp_prepare(struct ftrace_ops *ops);
+
+/**
  * ftrace_arch_tramp_update - make or update @ops' own trampoline
  * @ops: a registered ops that may be the only one on some sites
  *
- * A back end with per-ops trampolines allocates one (setting
- * @ops->trampoline, @ops->trampoline_size and FTRACE_OPS_FL_ALLOC_TRAMP)
- * or points the existing one at @ops' current function.  A back end
- * without them does nothing, and the core uses the shared caller.
+ * As ftrace_arch_tramp_prepare(), but the trampoline (new, or the one
+ * @ops has) calls @ops' current function.
+ *
+ * Return: 0 (also when the back end has no trampolines or cannot make
+ * one: the core then uses the shared caller), or a negative error when
+ * the existing trampoline could not be pointed at the function.
  */
-void ftrace_arch_tramp_update(struct ftrace_ops *ops);
+int ftrace_arch_tramp_update(struct ftrace_ops *ops);
 
 /**
- * ftrace_arch_tramp_free - free the trampoline ftrace_arch_tramp_update()
- *	allocated for @ops
+ * ftrace_arch_tramp_free - free the trampoline the back end made for @ops
  * @ops: an ops no CPU can be running the trampoline of any more
  */
 void ftrace_arch_tramp_free(struct ftrace_ops *ops);
 
 /**
  * ftrace_arch_tramp_park - make @ops' trampoline call nothing
- * @ops: an ops being unregistered that keeps its trampoline (one that is
- *	not FTRACE_OPS_FL_DYNAMIC): no site calls the trampoline any more,
- *	but a task preempted inside it may still reach its call
+ * @ops: an ops with a trampoline the back end made, being unregistered:
+ *	sites may still call the trampoline, and a task preempted inside it
+ *	may still reach its call
  *
- * The next ftrace_arch_tramp_update() for @ops points the trampoline at
- * @ops' function again.  A back end without per-ops trampolines does
- * nothing.
+ * The core parks a trampoline before the update that points sites away
+ * from it, and a static ops keeps its trampoline parked while the ops is
+ * off.  The next ftrace_arch_tramp_update() for @ops points the
+ * trampoline at @ops' function again.  A back end without per-ops
+ * trampolines does nothing.
  */
 void ftrace_arch_tramp_park(struct ftrace_ops *ops);
 

@@ -434,9 +434,16 @@ int ftrace_arch_set_graph(bool on)
 	return run_command(on ? FTRACE_START_FUNC_RET : FTRACE_STOP_FUNC_RET);
 }
 
-void ftrace_arch_tramp_update(struct ftrace_ops *ops)
+/* The 6.1 interface has no parked trampolines: make it as 6.1 does. */
+void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
 {
 	arch_ftrace_update_trampoline(ops);
+}
+
+int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+{
+	arch_ftrace_update_trampoline(ops);
+	return 0;
 }
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)

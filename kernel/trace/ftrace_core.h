@@ -75,7 +75,7 @@ struct ftrace_ops *ftrace_wanted_op(void);
 int ftrace_run_update(int command);
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
-void ftrace_tramp_update(struct ftrace_ops *ops);
+int ftrace_tramp_update(struct ftrace_ops *ops);
 extern struct list_head ftrace_tramp_list;
 
 /* Does @ops make the sites it alone wants call their direct targets? */
@@ -216,15 +216,30 @@ extern struct ftrace_hash ftrace_empty_hash;
 
 /* ftrace_update.c */
 
+/* What an update does to one site, and to its record's flag word. */
+struct ftrace_site_change {
+	u32 flags;		/* the flag word it was worked out for */
+	u32 next;		/* the word once the site is written */
+	bool act;		/* false: neither site nor record changes */
+	unsigned long old;	/* what the site calls now (0: the NOP) */
+	unsigned long new;	/* what it must call */
+};
+
 /*
  * Sites on their way to the back end (ftrace_arch_patch(), or a test's),
- * FTRACE_BATCH_MAX at a time, with the records to update once written.
+ * FTRACE_BATCH_MAX at a time, with the records to update once written
+ * and their flag words then.  @memo is the change worked out for the
+ * last record, reused for the next while @memo_ok and the flag word is
+ * the same.
  */
 struct ftrace_batcher {
 	int (*patch)(struct ftrace_batch *batch);
 	struct ftrace_batch batch;
 	struct ftrace_patch entry[FTRACE_BATCH_MAX];
 	struct ftrace_rec *rec[FTRACE_BATCH_MAX];
+	u32 next[FTRACE_BATCH_MAX];
+	struct ftrace_site_change memo;
+	bool memo_ok;
 	bool enable;
 	unsigned int written;
 	unsigned int changed;

@@ -733,6 +733,51 @@ static void batches_sorted_and_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wide_enabled(b, 0, NWIDE), 0);
 	ftrace_blocks_free(b);
 }
+/*
+ * One ops with a trampoline wants every site of a wide block, and an ops
+ * saving registers shares two sites in the middle.  The long runs of
+ * equal flag words share one decision, across batches and past the two
+ * that differ, and each site still gets what it alone would.
+ */
+static void lone_trampoline_over_many_sites(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_hash *hr = rcu_dereference_raw(f->r.local_hash.filter_hash);
+	const unsigned long tramp = 0x20000;	/* any distinct address */
+	const int mid = FTRACE_BATCH_MAX + 40;
+	struct ftrace_block *b, *c;
+	int i, at_tramp = 0;
+
+	f->a.trampoline = tramp;
+	b = wide_block(f);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	ftrace_hash_clear(hr);
+	ftrace_hash_add(hr, wide_ip(mid));
+	ftrace_hash_add(hr, wide_ip(mid + 1));
+	RCU_INIT_POINTER(f->r.next, &ftrace_list_end);
+	RCU_INIT_POINTER(f->a.next, &f->r);
+	for (c = b; c; c = rcu_dereference_raw(c->next))
+		ftrace_plan_block(c);
+
+	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, true), NWIDE);
+	KUNIT_EXPECT_FALSE(test, fake_unsorted);
+	for (i = 0; i < NWIDE; i++) {
+		bool shared = i == mid || i == mid + 1;
+		u32 fl = wide_rec(b, i)->flags;
+
+		KUNIT_EXPECT_EQ(test, wide_text[i].target,
+				shared ? (unsigned long)FTRACE_REGS_ADDR : tramp);
+		KUNIT_EXPECT_EQ(test, !!(fl & FTRACE_FL_TRAMP_EN), !shared);
+		at_tramp += wide_text[i].target == tramp;
+	}
+	KUNIT_EXPECT_EQ(test, at_tramp, NWIDE - 2);
+	/* A second pass finds nothing to do; turning off expects the calls. */
+	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, true), 0);
+	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, false), NWIDE);
+	KUNIT_EXPECT_EQ(test, wide_enabled(b, 0, NWIDE), 0);
+	ftrace_blocks_free(b);
+}
+
 
 /* The site the refusal tests spoil: in the second batch. */
 #define WIDE_BAD (FTRACE_BATCH_MAX + 44)
@@ -1078,6 +1123,7 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(plan_all_and_picky_ops),
 	KUNIT_CASE(mismatch_is_not_written),
 	KUNIT_CASE(batches_sorted_and_bounded),
+	KUNIT_CASE(lone_trampoline_over_many_sites),
 	KUNIT_CASE(refused_batch_stops),
 	KUNIT_CASE(partial_batch_recorded),
 	KUNIT_CASE(batches_stay_sorted),

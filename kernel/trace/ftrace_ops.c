@@ -391,19 +391,12 @@ static int ops_admit(struct ftrace_ops *ops)
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE
-/**
- * ftrace_tramp_update - make or update @ops' own trampoline
- * @ops: the ops
- *
- * Called with ftrace_lock held.  perf learns of a new trampoline as it
- * learns of other out-of-line kernel code: a ksymbol record, then a text
- * poke record with its bytes.
+/*
+ * perf learns of a new trampoline as it learns of other out-of-line
+ * kernel code: a ksymbol record, then a text poke record with its bytes.
  */
-void ftrace_tramp_update(struct ftrace_ops *ops)
+static void tramp_announce(struct ftrace_ops *ops, unsigned long before)
 {
-	unsigned long before = ops->trampoline;
-
-	ftrace_arch_tramp_update(ops);
 	if (before || !ops->trampoline ||
 	    !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
 		return;
@@ -412,6 +405,37 @@ void ftrace_tramp_update(struct ftrace_ops *ops)
 			   ops->trampoline_size, false, FTRACE_TRAMPOLINE_SYM);
 	perf_event_text_poke((void *)ops->trampoline, NULL, 0,
 			     (void *)ops->trampoline, ops->trampoline_size);
+}
+
+/**
+ * ftrace_tramp_update - make or update @ops' own trampoline
+ * @ops: the ops
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, or the back end's error when the trampoline @ops has could
+ * not be pointed at its function.
+ */
+int ftrace_tramp_update(struct ftrace_ops *ops)
+{
+	unsigned long before = ops->trampoline;
+	int ret = ftrace_arch_tramp_update(ops);
+
+	tramp_announce(ops, before);
+	return ret;
+}
+
+/*
+ * While the update that registers @ops points sites at its trampoline,
+ * the trampoline stays parked (calls nothing): see
+ * ftrace_arch_tramp_prepare().
+ */
+static void tramp_prepare(struct ftrace_ops *ops)
+{
+	unsigned long before = ops->trampoline;
+
+	ftrace_arch_tramp_prepare(ops);
+	tramp_announce(ops, before);
 }
 
 /* Free @ops' trampoline; perf hears of it first. */
@@ -446,13 +470,15 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	if (ret)
 		return ret;
 	ops->flags |= FTRACE_OPS_FL_ADDING;
-	/*
-	 * Even with ftrace_enabled off: a kept trampoline must leave its park
-	 * before a later ftrace_enabled=1 points sites at it.
-	 */
-	ftrace_tramp_update(ops);
+	tramp_prepare(ops);
 	ret = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
 	ops->flags &= ~FTRACE_OPS_FL_ADDING;
+	/*
+	 * Even with ftrace_enabled off: a parked trampoline must leave its
+	 * park before a later ftrace_enabled=1 points sites at it.
+	 */
+	if (!ret)
+		ret = ftrace_tramp_update(ops);
 	if (ret) {
 		ftrace_shutdown(ops, 0);
 		return ret;
@@ -517,13 +543,6 @@ static bool ops_needs_tasks_rcu(struct ftrace_ops *ops)
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE
-/* A static ops keeps its trampoline from one registration to the next. */
-static bool ops_keeps_tramp(struct ftrace_ops *ops)
-{
-	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) &&
-	       !(ops->flags & FTRACE_OPS_FL_DYNAMIC);
-}
-
 /*
  * A dynamic ops' trampoline goes when the ops does.  While
  * FTRACE_OPS_FL_ALLOC_TRAMP is set, the ops is on ftrace_tramp_list.
@@ -598,15 +617,19 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 		}
 		ops_detach(ops[i]);
 		tasks |= ops_needs_tasks_rcu(ops[i]);
+		/*
+		 * Parked before the update, for the same reason as in
+		 * tramp_prepare(); a kept trampoline stays parked.  Even once
+		 * ftrace is dead: sites that still call the trampoline must
+		 * not reach an ops that its owner may free.
+		 */
+		if (ops[i]->flags & FTRACE_OPS_FL_ALLOC_TRAMP)
+			ftrace_arch_tramp_park(ops[i]);
 	}
 	err = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
-	for (i = 0; i < n; i++) {
-		if (!(ops[i]->flags & FTRACE_OPS_FL_REMOVING))
-			continue;
-		if (ops_keeps_tramp(ops[i]) && !ftrace_dead)
-			ftrace_arch_tramp_park(ops[i]);
-		tramp_unlist(ops[i]);
-	}
+	for (i = 0; i < n; i++)
+		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
+			tramp_unlist(ops[i]);
 	ops_quiesce(tasks);
 	for (i = 0; i < n; i++)
 		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)

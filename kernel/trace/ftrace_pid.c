@@ -60,6 +60,7 @@ static void update_pid_ops(void)
 			continue;
 		ftrace_pid_ops_update(op);
 #ifdef CONFIG_DYNAMIC_FTRACE
+		/* On failure the trampoline keeps calling what it called. */
 		if (op->trampoline && (op->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
 			ftrace_tramp_update(op);
 #endif

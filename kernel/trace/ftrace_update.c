@@ -63,8 +63,44 @@ static unsigned int slot_for(unsigned long tramp)
 	return free;
 }
 
+/*
+ * Is @tramp still the trampoline of an ops: a registered one, or one
+ * whose trampoline the arch made and keeps (ftrace_tramp_list)?  A
+ * dynamic ops being removed is about to lose its trampoline.
+ */
+static bool tramp_live(unsigned long tramp)
+{
+	const unsigned long going = FTRACE_OPS_FL_REMOVING |
+				    FTRACE_OPS_FL_DYNAMIC;
+	struct ftrace_ops *op;
+
+	list_for_each_entry(op, &ftrace_tramp_list, list)
+		if (op->trampoline == tramp)
+			return (op->flags & going) != going;
+	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
+		if (op->trampoline == tramp)
+			return true;
+	} while_for_each_ftrace_op(op);
+	return false;
+}
+
+/* Does a slot hold a trampoline that is gone? */
+static bool slots_stale(void)
+{
+	unsigned int i;
+
+	for (i = 1; i < REC_SLOTS; i++)
+		if (tramp_slot[i] && !tramp_live(tramp_slot[i]))
+			return true;
+	return false;
+}
+
 /**
  * ftrace_slots_gc - forget slots of trampolines no site calls any more
+ *
+ * Only when a slot holds a trampoline that is gone, as after a dynamic
+ * ops left: the slot of a live trampoline is likely to serve again, and
+ * keeping it spares a walk over every record on each update.
  *
  * Called with ftrace_lock held.
  */
@@ -74,6 +110,9 @@ void ftrace_slots_gc(void)
 	struct ftrace_block *b;
 	struct ftrace_rec *r;
 	unsigned int i;
+
+	if (!slots_stale())
+		return;
 
 	for_each_ftrace_block(b)
 		for (r = b->recs; r < b->recs + b->count; r++)
@@ -241,8 +280,10 @@ static void sole_tramp_learn(void)
 	struct ftrace_ops *op;
 	unsigned int n = 0;
 
+	/* As want_tramp(): a direct ops' trampoline is never a site's. */
 	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
-		if (ftrace_ops_active(op) && op->trampoline) {
+		if (ftrace_ops_active(op) && op->trampoline &&
+		    !ftrace_ops_is_direct(op)) {
 			sole_tramp = op->trampoline;
 			n++;
 		}
@@ -345,16 +386,15 @@ static unsigned long target_next(unsigned long ip, u32 f, bool enable)
 }
 
 /*
- * The site of @r now calls @new, what target_next() planned for it (0: the
- * NOP): say so in @r.  A site that wants a trampoline and calls something
- * other than the shared caller calls its trampoline (the plan keeps
- * trampoline and direct sites apart).
+ * The flag word of a record whose word was @f once its site calls @new,
+ * what target_next() planned for it (0: the NOP).  A site that wants a
+ * trampoline and calls something other than the shared caller calls its
+ * trampoline (the plan keeps trampoline and direct sites apart).
  */
-static void rec_commit(struct ftrace_rec *r, unsigned long new)
+static u32 committed_flags(u32 f, unsigned long new)
 {
-	u32 f = r->flags & ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN |
-			     FTRACE_FL_TRAMP_EN | FTRACE_FL_DIRECT_EN |
-			     REC_SLOT_MASK);
+	f &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN | FTRACE_FL_TRAMP_EN |
+	       FTRACE_FL_DIRECT_EN | REC_SLOT_MASK);
 
 	if (new) {
 		f |= FTRACE_FL_ENABLED;
@@ -368,7 +408,32 @@ static void rec_commit(struct ftrace_rec *r, unsigned long new)
 			f |= tramp_slot_of(new) << REC_SLOT_SHIFT;
 		}
 	}
-	r->flags = f;
+	return f;
+}
+
+/*
+ * Does the change of a site with flag word @f follow from @f alone?  Only
+ * a direct call's target, and a trampoline while several ops have one,
+ * are looked up by the site's address.
+ */
+static bool change_by_flags(u32 f)
+{
+	if (f & (FTRACE_FL_DIRECT | FTRACE_FL_DIRECT_EN))
+		return false;
+	return !(f & FTRACE_FL_TRAMP) || sole_tramp_known;
+}
+
+/* Work out what must happen to the site at @ip, whose flag word is @f. */
+static void site_change(unsigned long ip, u32 f, bool enable,
+			struct ftrace_site_change *c)
+{
+	c->flags = f;
+	c->act = rec_action(ip, f, enable) != FTRACE_UPDATE_IGNORE;
+	if (!c->act)
+		return;
+	c->old = target_now(ip, f);
+	c->new = target_next(ip, f, enable);
+	c->next = committed_flags(f, c->new);
 }
 
 /* The call target of the site at @ip for enabled_functions (0: none). */
@@ -440,6 +505,9 @@ void ftrace_batcher_start(struct ftrace_batcher *bt,
 			  bool enable, bool live, struct module *mod)
 {
 	memset(&bt->batch, 0, sizeof(bt->batch));
+	/* What the trampoline sites call may be known for every site. */
+	sole_tramp_learn();
+	bt->memo_ok = false;
 	bt->batch.patch = bt->entry;
 	bt->batch.live = live;
 	bt->batch.mod = live ? NULL : mod;
@@ -477,16 +545,21 @@ int ftrace_batcher_flush(struct ftrace_batcher *bt)
 	done = ret ? min(batch->done, batch->nr) : batch->nr;
 	if (!batch->init)
 		for (i = 0; i < done; i++)
-			rec_commit(bt->rec[i], batch->patch[i].new);
+			bt->rec[i]->flags = bt->next[i];
 	bt->written += done;
 	if (!ret)
 		batch->nr = 0;
 	return ret;
 }
 
-/* Queue one change; a full batch, or one that would lose its order, goes. */
-static int batcher_add(struct ftrace_batcher *bt, struct ftrace_rec *r,
-		       unsigned long ip, unsigned long old, unsigned long new)
+/*
+ * Queue one change (@next: the record's flag word once it is written); a
+ * full batch, or one that would lose its order, goes.
+ */
+static __always_inline int batcher_add(struct ftrace_batcher *bt,
+				       struct ftrace_rec *r, unsigned long ip,
+				       unsigned long old, unsigned long new,
+				       u32 next)
 {
 	struct ftrace_batch *batch = &bt->batch;
 	struct ftrace_patch *p;
@@ -501,6 +574,7 @@ static int batcher_add(struct ftrace_batcher *bt, struct ftrace_rec *r,
 	p->ip = ip;
 	p->old = old;
 	p->new = new;
+	bt->next[batch->nr] = next;
 	bt->rec[batch->nr++] = r;
 	return batch->nr == FTRACE_BATCH_MAX ? ftrace_batcher_flush(bt) : 0;
 }
@@ -511,31 +585,35 @@ static int batcher_add(struct ftrace_batcher *bt, struct ftrace_rec *r,
  * @b: a planned block
  *
  * A site whose state changes but whose call target does not (the two
- * callers may be one) only has its record updated.
+ * callers may be one) only has its record updated.  Runs of records with
+ * the same flag word, the common case, share one decision.
  *
  * Return: 0, or the back end's negative error from a flush.
  */
 int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b)
 {
-	unsigned long ip, old, new;
+	struct ftrace_site_change c = bt->memo;
+	bool ok = bt->memo_ok;
 	struct ftrace_rec *r;
-	int ret;
+	unsigned long ip;
+	int ret = 0;
 
-	for (r = b->recs; r < b->recs + b->count; r++) {
+	for (r = b->recs; r < b->recs + b->count && !ret; r++) {
 		ip = ftrace_rec_ip(b, r);
-		if (rec_action(ip, r->flags, bt->enable) == FTRACE_UPDATE_IGNORE)
-			continue;
-		old = target_now(ip, r->flags);
-		new = target_next(ip, r->flags, bt->enable);
-		if (old == new) {
-			rec_commit(r, new);
-			continue;
+		if (!ok || c.flags != r->flags) {
+			site_change(ip, r->flags, bt->enable, &c);
+			ok = change_by_flags(r->flags);
 		}
-		ret = batcher_add(bt, r, ip, old, new);
-		if (ret)
-			return ret;
+		if (!c.act)
+			continue;
+		if (c.old == c.new)
+			r->flags = c.next;
+		else
+			ret = batcher_add(bt, r, ip, c.old, c.new, c.next);
 	}
-	return 0;
+	bt->memo = c;
+	bt->memo_ok = ok;
+	return ret;
 }
 
 /**
@@ -571,14 +649,14 @@ int ftrace_batcher_init_sample(struct ftrace_batcher *bt,
 	bt->batch.init = true;
 	for (i = 0; i < b->count; i += step) {
 		ret = batcher_add(bt, &b->recs[i], ftrace_rec_ip(b, &b->recs[i]),
-				  MCOUNT_ADDR, 0);
+				  MCOUNT_ADDR, 0, 0);
 		if (ret)
 			return ret;
 	}
 	if (b->count && (b->count - 1) % step)
 		return batcher_add(bt, &b->recs[b->count - 1],
 				   ftrace_rec_ip(b, &b->recs[b->count - 1]),
-				   MCOUNT_ADDR, 0);
+				   MCOUNT_ADDR, 0, 0);
 	return 0;
 }
 

@@ -179,6 +179,36 @@ static void win_unmap(void)
 }
 
 /*
+ * The kernel image is physically contiguous: when every site of the batch
+ * is kernel text and their pages fit in the window, map the whole range
+ * of pages from the first site to the last, in order, so that a site's
+ * place in the window is its offset from the first page.  Return false
+ * if the batch does not qualify (nothing is mapped then).
+ */
+static bool win_map_span(unsigned int nr, pte_t *ptep, pgprot_t prot)
+{
+	unsigned long first = sites[0].ip & PAGE_MASK;
+	unsigned long end = sites[nr - 1].ip + SITE - 1;
+	unsigned int i, pages;
+	unsigned long pfn;
+
+	/* __pa_symbol() is only for addresses of the kernel image. */
+	if (!core_kernel_text(sites[0].ip) || !core_kernel_text(end))
+		return false;
+	pages = ((end & PAGE_MASK) - first) / PAGE_SIZE + 1;
+	if (pages > WIN_SLOTS)
+		return false;
+	pfn = PHYS_PFN(__pa_symbol(first));
+	for (i = 0; i < pages; i++)
+		set_pte_at(poking_mm, win_base + i * PAGE_SIZE, ptep + i,
+			   pfn_pte(pfn + i, prot));
+	win_used = pages;
+	for (i = 0; i < nr; i++)
+		win_at[i] = (u8 *)win_base + (sites[i].ip - first);
+	return true;
+}
+
+/*
  * Map the pages of sites[0..nr) and fill in win_at[].  Return 0, -ENOMEM,
  * or -EFAULT with *@bad set to a site that is not in kernel or module text.
  */
@@ -195,6 +225,11 @@ static int win_map(unsigned int nr, unsigned int *bad)
 	ptep = get_locked_pte(poking_mm, win_base, &ptl);
 	if (!ptep)
 		return -ENOMEM;
+	if (win_map_span(nr, ptep, prot)) {
+		pte_unmap_unlock(ptep, ptl);
+		return 0;
+	}
+	/* Module text, or sites far apart: page by page. */
 	for (i = 0; i < nr && !ret; i++) {
 		unsigned long ip = sites[i].ip;
 		unsigned long page[2] = { ip & PAGE_MASK,
@@ -278,6 +313,51 @@ static bool tail_changes(const struct ftrace_x86_site *s)
 enum step { STEP_INT3, STEP_TAIL, STEP_HEAD, STEP_WHOLE };
 
 /*
+ * Return: the index of the first of sites[0..nr) that does not hold its
+ * old bytes (which are then in win_found), or -1.
+ */
+static int win_check(unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!same_bytes(win_at[i], sites[i].old)) {
+			memcpy(win_found, win_at[i], SITE);
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* The stores of one step, one loop each: a batch has hundreds of sites. */
+static void win_write(unsigned int nr, enum step step)
+{
+	struct ftrace_x86_site *s = sites;
+	unsigned int i;
+
+	switch (step) {
+	case STEP_INT3:
+		for (i = 0; i < nr; i++)
+			*win_at[i] = FTRACE_X86_INT3;
+		break;
+	case STEP_TAIL:
+		for (i = 0; i < nr; i++, s++)
+			if (tail_changes(s))
+				put_unaligned(get_unaligned((u32 *)(s->new + 1)),
+					      (u32 *)(win_at[i] + 1));
+		break;
+	case STEP_HEAD:
+		for (i = 0; i < nr; i++, s++)
+			*win_at[i] = s->new[0];
+		break;
+	case STEP_WHOLE:
+		for (i = 0; i < nr; i++, s++)
+			memcpy(win_at[i], s->new, SITE);
+		break;
+	}
+}
+
+/*
  * One step over the mapped sites[0..nr).  The first step of a write
  * (STEP_INT3, STEP_WHOLE) first checks that every site holds its old
  * bytes, and writes nothing if one does not.
@@ -287,46 +367,20 @@ enum step { STEP_INT3, STEP_TAIL, STEP_HEAD, STEP_WHOLE };
  */
 static int win_step(unsigned int nr, enum step step)
 {
-	struct ftrace_x86_site *s;
 	struct mm_visit v;
-	unsigned int i;
 	int bad = -1;
 
 	poking_enter(&v);
-	for (i = 0; (step == STEP_INT3 || step == STEP_WHOLE) && i < nr; i++) {
-		if (!same_bytes(win_at[i], sites[i].old)) {
-			memcpy(win_found, win_at[i], SITE);
-			bad = i;
-			goto out;
-		}
-	}
+	if (step == STEP_INT3 || step == STEP_WHOLE)
+		bad = win_check(nr);
 	/*
 	 * Only now may the handler claim INT3s at these sites: one that was
 	 * there before (kgdb's, say) made the check above fail instead.
 	 */
-	if (step == STEP_INT3)
+	if (bad < 0 && step == STEP_INT3)
 		atomic_set_release(&int3_users, 1);
-	for (i = 0, s = sites; i < nr; i++, s++) {
-		u8 *at = win_at[i];
-
-		switch (step) {
-		case STEP_INT3:
-			at[0] = FTRACE_X86_INT3;
-			break;
-		case STEP_TAIL:
-			if (tail_changes(s))
-				put_unaligned(get_unaligned((u32 *)(s->new + 1)),
-					      (u32 *)(at + 1));
-			break;
-		case STEP_HEAD:
-			at[0] = s->new[0];
-			break;
-		case STEP_WHOLE:
-			memcpy(at, s->new, SITE);
-			break;
-		}
-	}
-out:
+	if (bad < 0)
+		win_write(nr, step);
 	poking_leave(&v);
 	return bad;
 }
@@ -342,11 +396,16 @@ static void sync_all(void)
 	on_each_cpu(sync_this_cpu, NULL, 1);
 }
 
-/* perf's text_poke records of sites[0..nr), for decoders of kernel code. */
+/*
+ * perf's text_poke records of sites[0..nr), for decoders of kernel code;
+ * asked for once per batch, as a batch may hold hundreds of sites.
+ */
 static void poke_events(unsigned int nr)
 {
 	unsigned int i;
 
+	if (!perf_event_text_poke_wanted())
+		return;
 	for (i = 0; i < nr; i++)
 		perf_event_text_poke((void *)sites[i].ip, sites[i].old, SITE,
 				     sites[i].new, SITE);
@@ -354,17 +413,17 @@ static void poke_events(unsigned int nr)
 
 /*
  * Write sites[0..nr), checking each first.  @live: other CPUs may run the
- * sites, so take the three steps; otherwise write each site whole and
+ * sites, so take the three steps (the second only if @tails: the last
+ * four bytes of some site change); otherwise write each site whole and
  * sync once.
  *
  * Return: 0; -EINVAL with *@bad set (the site does not hold its old bytes,
  * which are in win_found; nothing written); -EFAULT with *@bad set (not
  * text); -ENOMEM.
  */
-static int write_sites(unsigned int nr, bool live, unsigned int *bad)
+static int write_sites(unsigned int nr, bool live, bool tails,
+		       unsigned int *bad)
 {
-	bool tails = false;
-	unsigned int i;
 	int ret, refused;
 
 	lockdep_assert_held(&text_mutex);
@@ -379,8 +438,6 @@ static int write_sites(unsigned int nr, bool live, unsigned int *bad)
 		}
 		goto out;
 	}
-	for (i = 0; i < nr; i++)
-		tails |= tail_changes(&sites[i]);
 	/*
 	 * The handler must find the sites before any CPU meets their INT3:
 	 * win_step() publishes them (int3_users) once they are checked.
@@ -437,12 +494,17 @@ static int site_refused(struct ftrace_batch *b, unsigned int i,
 	return err;
 }
 
-/* Fill sites[] from @b: addresses, old and new bytes. */
-static int load_batch(struct ftrace_batch *b)
+/*
+ * Fill sites[] from @b: addresses, old and new bytes.  *@tails: whether
+ * the last four bytes of some site change.
+ */
+static int load_batch(struct ftrace_batch *b, bool *tails)
 {
 	unsigned long prev = 0;
 	unsigned int i;
 	int ret;
+
+	*tails = false;
 
 	for (i = 0; i < b->nr; i++) {
 		const struct ftrace_patch *p = &b->patch[i];
@@ -460,6 +522,7 @@ static int load_batch(struct ftrace_batch *b)
 			ret = ftrace_x86_encode_site(s->new, p->ip, p->new);
 		if (ret)
 			return site_refused(b, i, NULL, NULL, ret);
+		*tails |= tail_changes(s);
 	}
 	return 0;
 }
@@ -530,6 +593,7 @@ bool ftrace_arch_fresh_idle(void)
 int ftrace_arch_patch(struct ftrace_batch *batch)
 {
 	unsigned int bad = 0;
+	bool tails;
 	int ret;
 
 	batch->done = 0;
@@ -537,9 +601,9 @@ int ftrace_arch_patch(struct ftrace_batch *batch)
 	if (batch->init)
 		return write_fresh(batch);
 	mutex_lock(&text_mutex);
-	ret = load_batch(batch);
+	ret = load_batch(batch, &tails);
 	if (!ret) {
-		ret = write_sites(batch->nr, batch->live, &bad);
+		ret = write_sites(batch->nr, batch->live, tails, &bad);
 		if (!ret)
 			batch->done = batch->nr;
 		else
@@ -558,6 +622,7 @@ static int retarget(const unsigned long *ips, unsigned int n, u8 op,
 		    unsigned long dest)
 {
 	unsigned int i, j, nr = 0;
+	bool tails = false;
 	unsigned long now;
 	u8 cur[SITE];
 	int ret = 0;
@@ -580,6 +645,7 @@ static int retarget(const unsigned long *ips, unsigned int n, u8 op,
 			continue;
 		ret = ftrace_x86_encode_rel(s.new, op, s.ip, dest);
 		memcpy(s.old, cur, SITE);
+		tails |= tail_changes(&s);
 		/* Keep sites[] sorted for the handler. */
 		for (j = nr; j > 0 && sites[j - 1].ip > s.ip; j--)
 			sites[j] = sites[j - 1];
@@ -587,7 +653,7 @@ static int retarget(const unsigned long *ips, unsigned int n, u8 op,
 		nr++;
 	}
 	if (!ret && nr)
-		ret = write_sites(nr, true, &j);
+		ret = write_sites(nr, true, tails, &j);
 	mutex_unlock(&text_mutex);
 	return ret;
 }
@@ -684,7 +750,7 @@ int ftrace_x86_test_poke(unsigned long ip, const u8 *bytes, unsigned int len)
 	if (!ret) {
 		memcpy(sites[0].new, sites[0].old, SITE);
 		memcpy(sites[0].new, bytes, len);
-		ret = write_sites(1, false, &bad);
+		ret = write_sites(1, false, false, &bad);
 	}
 	mutex_unlock(&text_mutex);
 	return ret;
@@ -736,10 +802,10 @@ static bool ops_uses_regs(struct ftrace_ops *ops)
 /*
  * Build @ops' trampoline in @t: the caller's code, a return, then (at
  * @slot, pointer-aligned) the address of @ops, which the copied ops load
- * reads instead of function_trace_op.
+ * reads instead of function_trace_op; its CALL goes to @dest.
  */
 static int tramp_fill(u8 *t, const struct caller_shape *c, unsigned int slot,
-		      struct ftrace_ops *ops)
+		      struct ftrace_ops *ops, unsigned long dest)
 {
 	unsigned long at = (unsigned long)t;
 	int ret;
@@ -764,7 +830,7 @@ static int tramp_fill(u8 *t, const struct caller_shape *c, unsigned int slot,
 	put_unaligned_le32((u32)(slot - (c->op_load + LOAD_RDX_RIP_SIZE)),
 			   t + c->op_load + sizeof(load_rdx_rip));
 	ret = ftrace_x86_encode_rel(t + c->call, FTRACE_X86_CALL, at + c->call,
-				    (unsigned long)ftrace_ops_get_func(ops));
+				    dest);
 	if (ret)
 		return ret;
 	/* A trampoline serves its ops alone: never a direct call. */
@@ -784,7 +850,8 @@ static unsigned int tramp_size(const struct caller_shape *c)
 	return tramp_slot_at(c) + sizeof(long);
 }
 
-static void tramp_make(struct ftrace_ops *ops)
+/* Make @ops a trampoline whose CALL goes to @dest. */
+static void tramp_make(struct ftrace_ops *ops, unsigned long dest)
 {
 	struct caller_shape c;
 	unsigned int slot, size, pages;
@@ -796,7 +863,7 @@ static void tramp_make(struct ftrace_ops *ops)
 	t = module_alloc(size);
 	if (!t)
 		return;
-	if (tramp_fill(t, &c, slot, ops)) {
+	if (tramp_fill(t, &c, slot, ops, dest)) {
 		pr_warn("cannot build a trampoline for %ps\n", ops->func);
 		module_memfree(t);
 		return;
@@ -829,26 +896,29 @@ static unsigned long tramp_call(struct ftrace_ops *ops)
 }
 
 /* Point the CALL of @ops' own trampoline at @dest. */
-static void tramp_point(struct ftrace_ops *ops, unsigned long dest)
+static int tramp_point(struct ftrace_ops *ops, unsigned long dest)
 {
 	unsigned long ip = tramp_call(ops);
+	int ret = retarget(&ip, 1, FTRACE_X86_CALL, dest);
 
-	if (retarget(&ip, 1, FTRACE_X86_CALL, dest))
-		pr_err("cannot point the trampoline of %ps at %ps\n",
-		       ops->func, (void *)dest);
+	if (ret)
+		pr_err("cannot point the trampoline of %ps at %ps: %d\n",
+		       ops->func, (void *)dest, ret);
+	return ret;
 }
 
-void ftrace_arch_tramp_update(struct ftrace_ops *ops)
+/* Make @ops' trampoline with its CALL going to @dest, or point it there. */
+static int tramp_set(struct ftrace_ops *ops, unsigned long dest)
 {
 	struct caller_shape c;
 
 	if (!ops->trampoline) {
-		tramp_make(ops);
-		return;
+		tramp_make(ops, dest);
+		return 0;
 	}
 	/* A trampoline its owner made is the owner's business. */
 	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
-		return;
+		return 0;
 	caller_shape(ops_uses_regs(ops), &c);
 	if (ops->trampoline_size != tramp_size(&c)) {
 		/*
@@ -859,10 +929,20 @@ void ftrace_arch_tramp_update(struct ftrace_ops *ops)
 		WARN_ONCE(1, "ftrace: %ps changed shape; its old trampoline stays\n",
 			  ops->func);
 		ops->trampoline = 0;
-		tramp_make(ops);
-		return;
+		tramp_make(ops, dest);
+		return 0;
 	}
-	tramp_point(ops, (unsigned long)ftrace_ops_get_func(ops));
+	return tramp_point(ops, dest);
+}
+
+void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
+{
+	tramp_set(ops, (unsigned long)ftrace_stub);
+}
+
+int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+{
+	return tramp_set(ops, (unsigned long)ftrace_ops_get_func(ops));
 }
 
 void ftrace_arch_tramp_park(struct ftrace_ops *ops)
@@ -908,8 +988,13 @@ void set_ftrace_ops_ro(void)
 #else /* !(CONFIG_X86_64 && CONFIG_MODULES) */
 
 /* No trampolines: every site calls a shared caller. */
-void ftrace_arch_tramp_update(struct ftrace_ops *ops)
+void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
 {
+}
+
+int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+{
+	return 0;
 }
 
 void ftrace_arch_tramp_park(struct ftrace_ops *ops)
