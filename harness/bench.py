@@ -28,6 +28,8 @@ LABELS = {
     'boot_to_bench': ('boot to the benchmark program', 'instr'),
     'enable_function_all': ('function tracer on, all functions', 'instr'),
     'disable_function_all': ('function tracer off again', 'instr'),
+    'enable_function_all_writes': ('  of which call-site writes (our timer)', 'instr'),
+    'disable_function_all_writes': ('  of which call-site writes (our timer)', 'instr'),
     'set_filter_1000_names': ('set_ftrace_filter, 1,000 names, one open', 'instr'),
     'set_filter_glob_lock': ("set_ftrace_filter '*lock*'", 'instr'),
     'clear_filter': ('clear set_ftrace_filter', 'instr'),
@@ -40,7 +42,8 @@ LABELS = {
 }
 ORDER = ['records', 'record_bytes_per_record', 'ftrace_init_span', 'ftrace_init_end',
          'boot_to_bench',
-         'enable_function_all', 'disable_function_all', 'set_filter_1000_names',
+         'enable_function_all', 'enable_function_all_writes',
+         'disable_function_all', 'disable_function_all_writes', 'set_filter_1000_names',
          'set_filter_glob_lock', 'clear_filter', 'read_available_filter_functions',
          'syscall_tracing_off', 'syscall_function_all',
          'syscall_function_all_plus_filtered_instance', 'syscall_function_graph_all']

@@ -132,6 +132,26 @@ static char *slurp(const char *path, size_t *lenp, uint64_t *ns)
 	return buf;
 }
 
+/*
+ * What the kernel says the last update that wrote call sites took, in ns
+ * ("last update: N sites patched in N batches, N (ns)" in
+ * dyn_ftrace_total_info, which only our core prints), or -1.
+ */
+static double last_update_ns(void)
+{
+	char *s = slurp(T "dyn_ftrace_total_info", NULL, NULL);
+	char *at = strstr(s, "last update:");
+	unsigned long long ns;
+	unsigned int sites, batches;
+	double v = -1;
+
+	if (at && sscanf(at, "last update: %u sites patched in %u batches, %llu",
+			 &sites, &batches, &ns) == 3)
+		v = ns;
+	free(s);
+	return v;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -225,6 +245,9 @@ int main(int argc, char **argv)
 	uint64_t ns;
 	char *aff, *names, one[128];
 	uint64_t on[MAX_SWITCHES], off[MAX_SWITCHES];
+	uint64_t won[MAX_SWITCHES], woff[MAX_SWITCHES];
+	double w;
+	int have_w;
 	const char *other;
 	int i;
 
@@ -249,12 +272,23 @@ int main(int argc, char **argv)
 	 * periods; how long those take depends on where the next tick falls.
 	 * Each figure is the median of several function/nop cycles.
 	 */
-	for (i = 0; i < switches; i++) {
+	/* ... and of how much of it the core spent writing call sites. */
+	for (i = 0, have_w = 1; i < switches; i++) {
 		on[i] = puts_file(T "current_tracer", "function");
+		w = last_update_ns();
+		have_w &= w >= 0;
+		won[i] = have_w ? (uint64_t)w : 0;
 		off[i] = puts_file(T "current_tracer", "nop");
+		w = last_update_ns();
+		have_w &= w >= 0;
+		woff[i] = have_w ? (uint64_t)w : 0;
 	}
 	metric("enable_function_all", median(on, switches), "ns");
 	metric("disable_function_all", median(off, switches), "ns");
+	if (have_w) {
+		metric("enable_function_all_writes", median(won, switches), "ns");
+		metric("disable_function_all_writes", median(woff, switches), "ns");
+	}
 
 	puts_file(T "current_tracer", "function");
 	metric("syscall_function_all", per_call(), "ns/call");
