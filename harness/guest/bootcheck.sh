@@ -79,6 +79,16 @@ echo nop > $T/current_tracer
 echo > $T/set_ftrace_filter
 echo > $T/set_ftrace_notrace
 report='the call site does not hold the expected instruction at ftcorrupt_victim'
+# An instance traces ksys_sync() through its ops' own trampoline while
+# ftrace dies; removing the instance afterwards frees that ops while the
+# frozen site still calls the trampoline, which must call nothing by then
+# (on a KASAN kernel a use after free is reported otherwise; here, the
+# console must stay clean).
+inst=$T/instances/bootcheck-dead
+if mkdir $inst 2> /dev/null; then
+	echo ksys_sync > $inst/set_ftrace_filter
+	echo function > $inst/current_tracer
+fi
 if ! insmod /harness/ftcorrupt.ko; then
 	failed "damaged site module loads" "ftcorrupt.ko did not load"
 	exit 1
@@ -112,6 +122,16 @@ if [ "$(dmesg | grep -c "$report")" = 1 ]; then
 	pass "damaged site reported no more"
 else
 	failed "damaged site reported no more" "$(dmesg | grep -c "$report") reports"
+fi
+if [ -d $inst ]; then
+	echo nop > $inst/current_tracer 2> /dev/null
+	rmdir $inst
+	sync; sync
+	if [ -d $inst ]; then
+		failed "instance removed after ftrace is off" "$inst is still there"
+	else
+		pass "instance removed after ftrace is off"
+	fi
 fi
 # Trace events still work.
 echo > $T/trace
