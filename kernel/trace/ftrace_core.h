@@ -161,7 +161,11 @@ static inline unsigned long ftrace_rec_ip(const struct ftrace_block *b,
 }
 
 /* Layout of ftrace_rec.flags below FTRACE_FL_*: see ftrace_update.c. */
-#define REC_REF_MASK	0xffffU
+#define REC_REF_MASK	0x3fffU
+/* Sticky: some ops has wanted the site since boot (touched_functions). */
+#define REC_TOUCHED	BIT(14)
+/* Sticky: an ops that may move the IP, or a direct call, has wanted it. */
+#define REC_MODIFIED	BIT(15)
 #define REC_SLOT_SHIFT	16
 #define REC_SLOT_MASK	(0x7fU << REC_SLOT_SHIFT)
 #define REC_SLOTS	128

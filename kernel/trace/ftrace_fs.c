@@ -6,6 +6,9 @@
  *   available_filter_functions_addrs  the same, after the site's address
  *                               in hex (the file of upstream 6.5)
  *   enabled_functions           records whose site calls something now
+ *   touched_functions           records some ops has wanted since boot, in
+ *                               the format of upstream 6.4 (with its O and M
+ *                               columns)
  *   set_ftrace_filter/_notrace  an ops' hashes (global_ops at top level)
  *   set_graph_function/_notrace the function_graph hashes
  *
@@ -40,8 +43,8 @@ struct ftrace_hash __rcu *ftrace_graph_notrace_hash =
  */
 #define FTRACE_WORD_MAX	(KSYM_SYMBOL_LEN + 4)
 
-enum fs_kind { FS_AVAIL, FS_AVAIL_ADDRS, FS_ENABLED, FS_FILTER, FS_NOTRACE,
-	       FS_GRAPH, FS_GRAPH_NOTRACE };
+enum fs_kind { FS_AVAIL, FS_AVAIL_ADDRS, FS_ENABLED, FS_TOUCHED, FS_FILTER,
+	       FS_NOTRACE, FS_GRAPH, FS_GRAPH_NOTRACE };
 
 struct fs_iter {
 	enum fs_kind kind;
@@ -70,6 +73,8 @@ static bool want_rec(struct fs_iter *it, struct ftrace_block *b,
 		return !(r->flags & FTRACE_FL_DISABLED);
 	case FS_ENABLED:
 		return r->flags & FTRACE_FL_ENABLED;
+	case FS_TOUCHED:
+		return r->flags & REC_TOUCHED;
 	default:
 		return ftrace_lookup_ip(it->shown, ftrace_rec_ip(b, r));
 	}
@@ -176,8 +181,14 @@ static void show_callee(struct seq_file *m, struct ftrace_ops *op,
 		seq_printf(m, " ->%pS", callee);
 }
 
+/*
+ * The flags of an enabled_functions line, and what the site calls.
+ * touched_functions (@touched) has two more columns, as in 6.4: " O" for
+ * a site that calls its ops through a pointer beside the function (never,
+ * here) and " M " for one that an IP-modifying or direct ops has wanted.
+ */
 static void show_enabled(struct seq_file *m, struct ftrace_block *b,
-			 struct ftrace_rec *r)
+			 struct ftrace_rec *r, bool touched)
 {
 	unsigned long ip = ftrace_rec_ip(b, r), target;
 	struct ftrace_ops *op = NULL;
@@ -187,6 +198,8 @@ static void show_enabled(struct seq_file *m, struct ftrace_block *b,
 		   f & FTRACE_FL_REGS ? " R" : "  ",
 		   f & FTRACE_FL_IPMODIFY ? " I" : "  ",
 		   f & FTRACE_FL_DIRECT ? " D" : "  ");
+	if (touched)
+		seq_printf(m, "  %s", f & REC_MODIFIED ? " M " : "   ");
 	target = ftrace_site_target(ip);
 	if ((f & FTRACE_FL_TRAMP_EN) && target) {
 		op = ftrace_ops_trampoline(target);
@@ -226,8 +239,8 @@ static int fs_show(struct seq_file *m, void *v)
 	if (it->kind == FS_AVAIL_ADDRS)
 		seq_printf(m, "%lx ", ftrace_rec_ip(it->b, r));
 	seq_printf(m, "%ps", (void *)ftrace_rec_ip(it->b, r));
-	if (it->kind == FS_ENABLED)
-		show_enabled(m, it->b, r);
+	if (it->kind == FS_ENABLED || it->kind == FS_TOUCHED)
+		show_enabled(m, it->b, r, it->kind == FS_TOUCHED);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -540,6 +553,11 @@ static int enabled_open(struct inode *inode, struct file *file)
 	return open_plain(inode, file, FS_ENABLED);
 }
 
+static int touched_open(struct inode *inode, struct file *file)
+{
+	return open_plain(inode, file, FS_TOUCHED);
+}
+
 static int graph_open(struct inode *inode, struct file *file)
 {
 	return open_plain(inode, file, FS_GRAPH);
@@ -566,6 +584,7 @@ FTRACE_FOPS(graph_notrace_fops, graph_notrace_open, ftrace_notrace_write);
 FTRACE_FOPS(avail_fops, avail_open, NULL);
 FTRACE_FOPS(avail_addrs_fops, avail_addrs_open, NULL);
 FTRACE_FOPS(enabled_fops, enabled_open, NULL);
+FTRACE_FOPS(touched_fops, touched_open, NULL);
 
 /**
  * ftrace_create_filter_files - create set_ftrace_filter/_notrace in @parent
@@ -617,6 +636,8 @@ void __init ftrace_dyn_tracefs(struct dentry *d_tracer)
 			  d_tracer, NULL, &avail_addrs_fops);
 	trace_create_file("enabled_functions", TRACE_MODE_READ, d_tracer,
 			  NULL, &enabled_fops);
+	trace_create_file("touched_functions", TRACE_MODE_READ, d_tracer,
+			  NULL, &touched_fops);
 	ftrace_create_filter_files(NULL, d_tracer);
 	if (IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER)) {
 		trace_create_file("set_graph_function", TRACE_MODE_WRITE,

@@ -467,6 +467,37 @@ static void plan_counts_and_flags(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_writes, 0);
 }
 
+/*
+ * A site some ops has wanted stays touched, and one an IP-modifying ops
+ * has wanted stays modified, after the ops leave (touched_functions).
+ */
+static void touched_and_modified_stick(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 0)->flags & REC_TOUCHED);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & REC_TOUCHED);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 2)->flags & REC_TOUCHED);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 1)->flags & REC_MODIFIED);
+
+	f->r.flags |= FTRACE_OPS_FL_IPMODIFY;
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & REC_MODIFIED);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & REC_MODIFIED);
+
+	f->a.flags &= ~FTRACE_OPS_FL_ENABLED;
+	f->r.flags &= ~FTRACE_OPS_FL_ENABLED;
+	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 0U);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 0)->flags & REC_TOUCHED);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & REC_TOUCHED);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & REC_MODIFIED);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 2)->flags & REC_TOUCHED);
+	/* Nothing to write for sites no ops wants. */
+	KUNIT_EXPECT_EQ(test, run_fake(f, true), 0);
+}
+
 static void patch_exactly_the_changes(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
@@ -733,6 +764,7 @@ static void batches_sorted_and_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wide_enabled(b, 0, NWIDE), 0);
 	ftrace_blocks_free(b);
 }
+
 /*
  * One ops with a trampoline wants every site of a wide block, and an ops
  * saving registers shares two sites in the middle.  The long runs of
@@ -777,7 +809,6 @@ static void lone_trampoline_over_many_sites(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wide_enabled(b, 0, NWIDE), 0);
 	ftrace_blocks_free(b);
 }
-
 
 /* The site the refusal tests spoil: in the second batch. */
 #define WIDE_BAD (FTRACE_BATCH_MAX + 44)
@@ -890,7 +921,8 @@ static void init_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->bt->written, (unsigned int)NWIDE);
 	for (i = 0; i < NWIDE; i++) {
 		KUNIT_EXPECT_FALSE(test, wide_text[i].call);
-		KUNIT_EXPECT_EQ(test, wide_rec(b, i)->flags, 1U);
+		KUNIT_EXPECT_EQ(test, wide_rec(b, i)->flags,
+				1U | REC_TOUCHED);
 	}
 	ftrace_blocks_free(b);
 }
@@ -1122,6 +1154,7 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(trampoline_slots_run_out),
 	KUNIT_CASE(plan_all_and_picky_ops),
 	KUNIT_CASE(mismatch_is_not_written),
+	KUNIT_CASE(touched_and_modified_stick),
 	KUNIT_CASE(batches_sorted_and_bounded),
 	KUNIT_CASE(lone_trampoline_over_many_sites),
 	KUNIT_CASE(refused_batch_stops),

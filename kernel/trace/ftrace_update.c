@@ -24,7 +24,9 @@
  *   31..23  FTRACE_FL_* (ENABLED, REGS, REGS_EN, TRAMP, TRAMP_EN, IPMODIFY,
  *           DISABLED, DIRECT, DIRECT_EN) as in <linux/ftrace.h>
  *   22..16  trampoline slot: which trampoline a TRAMP_EN site calls now
- *   15..0   number of active ops that want the site
+ *   15      REC_MODIFIED: an IP-modifying or direct ops has wanted the site
+ *   14      REC_TOUCHED: some ops has wanted the site (both bits sticky)
+ *   13..0   number of active ops that want the site
  *
  * Failure is closed: a back end that finds unexpected bytes at a site does
  * not write it and reports it in the batch; the core prints one report
@@ -36,9 +38,11 @@
 
 #include "ftrace_core.h"
 
+/* What planning keeps of a record's flag word. */
 #define REC_STATE	(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN | \
 			 FTRACE_FL_TRAMP_EN | FTRACE_FL_DIRECT_EN | \
-			 FTRACE_FL_DISABLED | REC_SLOT_MASK)
+			 FTRACE_FL_DISABLED | REC_SLOT_MASK | REC_TOUCHED | \
+			 REC_MODIFIED)
 
 /* Trampoline addresses that TRAMP_EN sites call, by slot; 0 is unused. */
 static unsigned long tramp_slot[REC_SLOTS];
@@ -212,6 +216,10 @@ static u32 want_flags(const struct want *w, bool *conflict)
 	unsigned long tramp = want_tramp(w);
 	u32 f = min_t(unsigned int, w->n, REC_REF_MASK);
 
+	if (w->n)
+		f |= REC_TOUCHED;
+	if (w->ipmod || w->direct)
+		f |= REC_MODIFIED;
 	if (w->regs)
 		f |= FTRACE_FL_REGS;
 	if (w->ipmod)
