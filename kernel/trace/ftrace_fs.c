@@ -60,8 +60,12 @@ struct fs_iter {
 	/* seq position */
 	struct ftrace_block *b;
 	unsigned int i;
+	loff_t b_pos;		/* position of @b's first record */
 	bool at_end;		/* @end is known */
 	loff_t end;		/* position of the extra lines, after the records */
+	/* naming vmlinux records in order, one symbol after the other */
+	struct kallsyms_walk walk;
+	char name[KSYM_NAME_LEN];
 };
 
 static bool want_rec(struct fs_iter *it, struct ftrace_block *b,
@@ -115,13 +119,23 @@ static bool block_may_show(struct fs_iter *it, struct ftrace_block *b)
  */
 static void *seek_rec(struct fs_iter *it, loff_t *pos)
 {
-	loff_t n = *pos;
-	struct ftrace_block *b;
+	struct ftrace_block *b = it->b;
+	loff_t n = *pos - it->b_pos;
 
 	if (it->at_end && *pos >= it->end)
 		return *pos == it->end && it->kind >= FS_FILTER ?
 			SEQ_START_TOKEN : NULL;
-	for_each_ftrace_block(b) {
+	/*
+	 * From the block of the record shown last, when fs_next() moves on
+	 * under the same hold of ftrace_lock; from the first block otherwise.
+	 */
+	if (!b || n < 0) {
+		b = rcu_dereference_protected(ftrace_blocks,
+					      lockdep_is_held(&ftrace_lock));
+		n = *pos;
+	}
+	for (; b; b = rcu_dereference_protected(b->next,
+					lockdep_is_held(&ftrace_lock))) {
 		if (n >= b->count) {
 			n -= b->count;
 			continue;
@@ -135,6 +149,7 @@ static void *seek_rec(struct fs_iter *it, loff_t *pos)
 			if (want_rec(it, b, &b->recs[n])) {
 				it->b = b;
 				it->i = n;
+				it->b_pos = *pos - n;
 				return it;
 			}
 		}
@@ -152,6 +167,8 @@ static void *fs_start(struct seq_file *m, loff_t *pos)
 	struct fs_iter *it = m->private;
 
 	mutex_lock(&ftrace_lock);
+	/* The blocks may have changed since the last read(2). */
+	it->b = NULL;
 	return seek_rec(it, pos);
 }
 
@@ -230,15 +247,28 @@ static int fs_show(struct seq_file *m, void *v)
 {
 	struct fs_iter *it = m->private;
 	struct ftrace_rec *r;
+	const char *name;
+	unsigned long ip;
 
 	if (v == SEQ_START_TOKEN) {
 		show_extras(m, it);
 		return 0;
 	}
 	r = &it->b->recs[it->i];
-	if (it->kind == FS_AVAIL_ADDRS)
-		seq_printf(m, "%lx ", ftrace_rec_ip(it->b, r));
-	seq_printf(m, "%ps", (void *)ftrace_rec_ip(it->b, r));
+	ip = ftrace_rec_ip(it->b, r);
+	if (it->kind == FS_AVAIL_ADDRS) {
+		seq_put_hex_ll(m, NULL, ip, 0);
+		seq_putc(m, ' ');
+	}
+	/*
+	 * Records come in address order: vmlinux names are read one after
+	 * the other (what "%ps" would print); a module's are looked up.
+	 */
+	name = it->b->mod ? NULL : kallsyms_walk_name(&it->walk, ip, it->name);
+	if (name)
+		seq_puts(m, name);
+	else
+		seq_printf(m, "%ps", (void *)ip);
 	if (it->kind == FS_ENABLED || it->kind == FS_TOUCHED)
 		show_enabled(m, it->b, r, it->kind == FS_TOUCHED);
 	seq_putc(m, '\n');

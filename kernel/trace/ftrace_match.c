@@ -10,9 +10,10 @@
  *               binary search (kallsyms_on_each_match_symbol()), then a
  *               record lookup inside the symbol; module records, usually
  *               few, are looked up one by one.
- *   glob        one pass over the vmlinux symbol table in address order,
- *               merged with the sorted records (no per-record lookup),
- *               then the module records.
+ *   glob        one pass over the vmlinux records in address order,
+ *               naming each by reading the symbol table from where the
+ *               last one was found (kallsyms_walk_name()), then the
+ *               module records.
  *   index       the Nth record in available_filter_functions order.
  */
 #include <linux/bsearch.h>
@@ -43,6 +44,19 @@ int ftrace_glob_parse(char *str, int len, struct ftrace_glob *g, bool *neg)
 	return g->type;
 }
 
+/*
+ * Is @s (of length @len, at least 1) in @name?  A scan for its first
+ * character, not strstr()'s comparison at every position: a glob like
+ * "*lock*" is tried against every function name.
+ */
+static bool has_substring(const char *name, const char *s, size_t len)
+{
+	for (; *name; name++)
+		if (*name == *s && !strncmp(name, s, len))
+			return true;
+	return false;
+}
+
 /**
  * ftrace_glob_match - does @name match @g?
  * @name: a function (or module) name
@@ -60,7 +74,7 @@ bool ftrace_glob_match(const char *name, const struct ftrace_glob *g)
 	case MATCH_FRONT_ONLY:
 		return !strncmp(name, g->search, g->len);
 	case MATCH_MIDDLE_ONLY:
-		return strstr(name, g->search);
+		return !g->len || has_substring(name, g->search, g->len);
 	case MATCH_END_ONLY:
 		n = strlen(name);
 		return n >= g->len && !memcmp(name + n - g->len, g->search,
@@ -174,67 +188,36 @@ static int exact_cb(void *data, unsigned long addr)
 }
 
 /*
- * The symbol walk: kallsyms visits vmlinux symbols in address order; the
- * records of vmlinux are in address order too.  A record belongs to the
- * last symbol at or below it, the first of several at the same address
- * (as kallsyms_lookup() names it).
+ * The records of vmlinux are in address order, so their names can be read
+ * one symbol after the other (kallsyms_walk_name()), each once, instead of
+ * being looked up one by one or the whole symbol table being expanded.
  */
-struct walk {
-	struct match *m;
-	struct ftrace_block *b;
-	unsigned int i;
-	unsigned long cur;
-	bool have;
-	char name[KSYM_NAME_LEN];
-};
-
-static void walk_flush(struct walk *w, unsigned long end)
-{
-	unsigned long ip;
-
-	while (w->b) {
-		if (w->b->mod || w->i >= w->b->count) {
-			w->b = w->b->mod ? NULL : rcu_dereference_raw(w->b->next);
-			w->i = 0;
-			continue;
-		}
-		ip = ftrace_rec_ip(w->b, &w->b->recs[w->i]);
-		if (ip >= end)
-			return;
-		if (w->have && ip >= w->cur && func_matches(w->name, &w->m->func))
-			take(w->m, ip);
-		w->i++;
-	}
-}
-
-static int walk_cb(void *data, const char *name, struct module *mod,
-		   unsigned long addr)
-{
-	struct walk *w = data;
-
-	if (w->have && addr == w->cur)
-		return 0;
-	walk_flush(w, addr);
-	w->cur = addr;
-	w->have = true;
-	strscpy(w->name, name, sizeof(w->name));
-	return 0;
-}
-
 static void match_vmlinux_walk(struct match *m)
 {
-	struct walk *w;
+	struct kallsyms_walk kw = { };
+	struct ftrace_block *b;
+	unsigned long ip;
+	unsigned int i;
+	char *name;
 
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
-	if (!w) {
+	name = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!name) {
 		m->err = -ENOMEM;
 		return;
 	}
-	w->m = m;
-	w->b = rcu_dereference_raw(ftrace_blocks);
-	kallsyms_on_each_symbol(walk_cb, w);
-	walk_flush(w, ULONG_MAX);
-	kfree(w);
+	for (b = rcu_dereference_raw(ftrace_blocks); b;
+	     b = rcu_dereference_raw(b->next)) {
+		if (b->mod)
+			continue;
+		for (i = 0; i < b->count; i++) {
+			ip = ftrace_rec_ip(b, &b->recs[i]);
+			if (kallsyms_walk_name(&kw, ip, name) &&
+			    func_matches(name, &m->func))
+				take(m, ip);
+		}
+		cond_resched();
+	}
+	kfree(name);
 }
 
 static void match_vmlinux(struct match *m)
