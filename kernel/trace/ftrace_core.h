@@ -252,6 +252,7 @@ struct ftrace_batcher {
 
 extern struct ftrace_ops __rcu **ftrace_plan_ops;
 unsigned int ftrace_plan_block(struct ftrace_block *b);
+void ftrace_plan_mark(struct ftrace_block *b);
 void ftrace_batcher_start(struct ftrace_batcher *bt,
 			  int (*patch)(struct ftrace_batch *batch),
 			  bool enable, bool live, struct module *mod);

@@ -175,6 +175,51 @@ static void glob_index(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, neg);
 }
 
+/* Does the walk name @ip as "%ps" does?  Reports the first few that not. */
+static bool walk_named(struct kunit *test, struct kallsyms_walk *w,
+		       unsigned long ip, char *walked, char *printed)
+{
+	if (!kallsyms_walk_name(w, ip, walked))
+		strscpy(walked, "(none)", KSYM_NAME_LEN);
+	sprint_symbol_no_offset(printed, ip);
+	if (!strcmp(walked, printed))
+		return true;
+	kunit_info(test, "%lx: walk '%s', %%ps '%s'\n", ip, walked, printed);
+	return false;
+}
+
+/*
+ * kallsyms_walk_name() names the vmlinux records, in address order, as
+ * "%ps" names them (the files and the globs rely on it), also after a
+ * step back every 1,000 records.
+ */
+static void walk_names_as_ps(struct kunit *test)
+{
+	char *walked = kunit_kmalloc(test, KSYM_NAME_LEN, GFP_KERNEL);
+	char *printed = kunit_kmalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	struct kallsyms_walk w = { };
+	unsigned int i, n = 0, bad = 0;
+	unsigned long ip, prev = 0;
+	struct ftrace_block *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, walked);
+	KUNIT_ASSERT_NOT_NULL(test, printed);
+	mutex_lock(&ftrace_lock);
+	for_each_ftrace_block(b) {
+		for (i = 0; i < b->count && !b->mod && bad < 4; i++) {
+			ip = ftrace_rec_ip(b, &b->recs[i]);
+			bad += !walk_named(test, &w, ip, walked, printed);
+			if (prev && !(++n % 1000))
+				bad += !walk_named(test, &w, prev, walked,
+						   printed);
+			prev = ip;
+		}
+	}
+	mutex_unlock(&ftrace_lock);
+	KUNIT_EXPECT_GT(test, n, 100U);
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+}
+
 /* Records. */
 
 static void records_build_and_find(struct kunit *test)
@@ -470,25 +515,39 @@ static void plan_counts_and_flags(struct kunit *test)
 /*
  * A site some ops has wanted stays touched, and one an IP-modifying ops
  * has wanted stays modified, after the ops leave (touched_functions).
+ * Planning alone marks nothing: an update refused for a conflict must
+ * not; the marks come after a plan without one (ftrace_plan_mark()).
  */
 static void touched_and_modified_stick(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 
 	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & REC_TOUCHED);
+	ftrace_plan_mark(f->b);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 0)->flags & REC_TOUCHED);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & REC_TOUCHED);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 2)->flags & REC_TOUCHED);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 1)->flags & REC_MODIFIED);
 
 	f->r.flags |= FTRACE_OPS_FL_IPMODIFY;
-	ftrace_plan_block(f->b);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	ftrace_plan_mark(f->b);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & REC_MODIFIED);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & REC_MODIFIED);
 
-	f->a.flags &= ~FTRACE_OPS_FL_ENABLED;
+	/* A disabled record (its module is not live yet) is not marked. */
+	f->a.flags |= FTRACE_OPS_FL_IPMODIFY;
 	f->r.flags &= ~FTRACE_OPS_FL_ENABLED;
+	rec_of(f, 0)->flags |= FTRACE_FL_DISABLED;
 	ftrace_plan_block(f->b);
+	ftrace_plan_mark(f->b);
+	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & REC_MODIFIED);
+	rec_of(f, 0)->flags &= ~FTRACE_FL_DISABLED;
+
+	f->a.flags &= ~(FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_IPMODIFY);
+	ftrace_plan_block(f->b);
+	ftrace_plan_mark(f->b);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 0U);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 0)->flags & REC_TOUCHED);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & REC_TOUCHED);
@@ -921,8 +980,7 @@ static void init_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->bt->written, (unsigned int)NWIDE);
 	for (i = 0; i < NWIDE; i++) {
 		KUNIT_EXPECT_FALSE(test, wide_text[i].call);
-		KUNIT_EXPECT_EQ(test, wide_rec(b, i)->flags,
-				1U | REC_TOUCHED);
+		KUNIT_EXPECT_EQ(test, wide_rec(b, i)->flags, 1U);
 	}
 	ftrace_blocks_free(b);
 }
@@ -1138,6 +1196,7 @@ static struct kunit_case hash_cases[] = {
 static struct kunit_case match_cases[] = {
 	KUNIT_CASE(glob_kinds),
 	KUNIT_CASE(glob_index),
+	KUNIT_CASE(walk_names_as_ps),
 	{}
 };
 

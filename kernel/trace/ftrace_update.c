@@ -216,10 +216,6 @@ static u32 want_flags(const struct want *w, bool *conflict)
 	unsigned long tramp = want_tramp(w);
 	u32 f = min_t(unsigned int, w->n, REC_REF_MASK);
 
-	if (w->n)
-		f |= REC_TOUCHED;
-	if (w->ipmod || w->direct)
-		f |= REC_MODIFIED;
 	if (w->regs)
 		f |= FTRACE_FL_REGS;
 	if (w->ipmod)
@@ -809,6 +805,30 @@ static bool sites_differ(void)
 static ftrace_func_t patched_func = ftrace_stub;
 static struct ftrace_ops *patched_op = &ftrace_list_end;
 
+/**
+ * ftrace_plan_mark - mark the wanted records of a planned block
+ * @b: a block planned by an update that no conflict refused
+ *
+ * Every record some ops wants is marked touched, and one an IP-modifying
+ * or direct ops wants, modified (touched_functions); the marks stay.  A
+ * record of a module that is not live yet (FTRACE_FL_DISABLED) is not.
+ */
+void ftrace_plan_mark(struct ftrace_block *b)
+{
+	struct ftrace_rec *r;
+	u32 f;
+
+	for (r = b->recs; r < b->recs + b->count; r++) {
+		f = r->flags;
+		if (!(f & REC_REF_MASK) || (f & FTRACE_FL_DISABLED))
+			continue;
+		f |= REC_TOUCHED;
+		if (f & (FTRACE_FL_IPMODIFY | FTRACE_FL_DIRECT))
+			f |= REC_MODIFIED;
+		r->flags = f;
+	}
+}
+
 static int run_update(int command)
 {
 	struct ftrace_block *b;
@@ -823,6 +843,8 @@ static int run_update(int command)
 			conflicts += ftrace_plan_block(b);
 		if (conflicts)
 			return -EBUSY;
+		for_each_ftrace_block(b)
+			ftrace_plan_mark(b);
 		if (!sites_differ())
 			command &= ~FTRACE_UPDATE_CALLS;
 	}
@@ -884,7 +906,8 @@ static void patch_quiet_block(struct ftrace_block *b, bool init)
 void ftrace_enable_new_records(struct ftrace_block *b)
 {
 	lockdep_assert_held(&ftrace_lock);
-	ftrace_plan_block(b);
+	if (!ftrace_plan_block(b))
+		ftrace_plan_mark(b);
 	patch_quiet_block(b, false);
 }
 
