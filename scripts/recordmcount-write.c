@@ -60,8 +60,10 @@ static int ob_reserve(struct obuf *o, size_t align, size_t n, size_t *at)
  * relocation sections are .rel* or .rela*, as the object's code relocations.
  */
 static const char *const new_names[2][NR_NAMES] = {
-	{ "__mcount_loc", ".rel__mcount_loc", ".mcount_weak", ".rel.mcount_weak" },
-	{ "__mcount_loc", ".rela__mcount_loc", ".mcount_weak", ".rela.mcount_weak" },
+	{ "__mcount_loc", ".rel__mcount_loc", ".mcount_weak", ".rel.mcount_weak",
+	  ".discard.entries" },
+	{ "__mcount_loc", ".rela__mcount_loc", ".mcount_weak", ".rela.mcount_weak",
+	  ".discard.entries" },
 };
 
 /* The added section names for this object. */
@@ -344,6 +346,9 @@ static int emit_headers(struct rmc *r, struct out *o)
 				s.size = o->sec[i].size;
 				s.info = o->sec[i].info;
 			}
+			/* An entry table, now in __mcount_loc: drop it at link. */
+			if (r->dead && r->dead[i])
+				s.name = o->name[NAME_DEAD];
 		} else {
 			s = o->added[i - r->ef.shnum];
 		}

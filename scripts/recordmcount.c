@@ -112,6 +112,9 @@ static const struct arch_desc arches[] = {
 		.call_relocs = { R_AARCH64_CALL26 }, .nr_call_relocs = 1,
 		.abs_reloc = R_AARCH64_ABS64,
 		.is_call = arm64_is_call,
+		/* NOP, and "mov x9, x30" (ORR x9, xzr, x30). */
+		.entry_table = "__patchable_function_entries",
+		.entry_nop = 0xd503201f, .entry_head = 0xaa1e03e9,
 	},
 	{
 		/* BL in ARM state (CALL, or PC24 from old tools), BL in Thumb. */
@@ -478,12 +481,13 @@ static int site_cmp(const void *a, const void *b)
 	return 0;
 }
 
+static void sort_sites(struct rmc *r);
+
 /* Find every call site, sorted by section and offset, duplicates dropped. */
 static int find_sites(struct rmc *r)
 {
 	struct elf_sec s;
 	unsigned int i;
-	size_t k, n = 0;
 
 	for (i = 1; i < r->ef.shnum; i++) {
 		elf_section(&r->ef, i, &s);
@@ -491,6 +495,15 @@ static int find_sites(struct rmc *r)
 		    scan_relocs(r, i, &s))
 			return -1;
 	}
+	sort_sites(r);
+	return 0;
+}
+
+/* Sort the sites by section and offset, and drop duplicates. */
+static void sort_sites(struct rmc *r)
+{
+	size_t k, n = 0;
+
 	/* Compilers emit relocations in order; sort only if they did not. */
 	for (k = 1; k < r->nsites; k++)
 		if (site_cmp(&r->sites[k - 1], &r->sites[k]) > 0)
@@ -501,6 +514,127 @@ static int find_sites(struct rmc *r)
 		if (!n || site_cmp(&r->sites[n - 1], &r->sites[k]))
 			r->sites[n++] = r->sites[k];
 	r->nsites = n;
+}
+
+/*
+ * Take one entry of a patchable-function-entry table: @rel points at the
+ * first of a function's two entry NOPs.  The site is the second word,
+ * where ftrace writes its call.  The first word becomes the arch's
+ * entry_head (arm64: "mov x9, x30", which keeps the caller's return
+ * address from the call), written here once so that the kernel boots
+ * with every site idle and never writes that word.  Both words must
+ * still be the compiler's NOPs.
+ */
+static int take_entry(struct rmc *r, const struct elf_rela *rel)
+{
+	const struct arch_desc *a = r->arch;
+	const struct elf_field word = { 0, 4 };
+	struct elf_sec text;
+	struct elf_sym sym;
+	u64 off;
+
+	if (rel->type != a->abs_reloc)
+		return rmc_fail(r, "entry table: unsupported relocation type %u",
+			    rel->type);
+	if (rel->sym == 0 || rel->sym >= r->nsyms)
+		return rmc_fail(r, "entry table: symbol %u beyond the table", rel->sym);
+	sym = r->syms[rel->sym];
+	if (sym.shndx == SHN_UNDEF || sym.shndx >= r->ef.shnum)
+		return rmc_fail(r, "entry table: symbol %u is not defined here", rel->sym);
+	elf_section(&r->ef, sym.shndx, &text);
+	if (!(text.flags & SHF_EXECINSTR) || text.type != SHT_PROGBITS)
+		return rmc_fail(r, "entry table: %s is not code",
+			    rmc_sec_name(r, sym.shndx));
+	off = sym.value + rel->addend;
+	if (off % 4 || !in_range(off, 8, text.size))
+		return rmc_fail(r, "entry table: %s+0x%llx is not an entry in its section",
+			    rmc_sec_name(r, sym.shndx), (unsigned long long)off);
+	if (!traced_section(rmc_sec_name(r, sym.shndx))) {
+		not_recorded(r, sym.shndx, off, "section not traced");
+		return 0;
+	}
+	if (elf_get(&r->ef, text.offset + off, word) != a->entry_nop ||
+	    elf_get(&r->ef, text.offset + off + 4, word) != a->entry_nop)
+		return rmc_fail(r, "%s+0x%llx: the function entry does not hold two NOPs",
+			    rmc_sec_name(r, sym.shndx), (unsigned long long)off);
+	elf_put(&r->ef, r->buf + text.offset + off, 4, a->entry_head);
+	return add_site(r, sym.shndx, off + 4);
+}
+
+/* Is section @idx one of the compiler's entry tables? */
+static bool entry_table(struct rmc *r, unsigned int idx)
+{
+	return r->arch->entry_table &&
+	       !strcmp(rmc_sec_name(r, idx), r->arch->entry_table);
+}
+
+/* Take every entry the relocation section @rsec (of a table) holds. */
+static int take_entries(struct rmc *r, unsigned int ridx,
+			const struct elf_sec *rsec)
+{
+	unsigned int size = elf_reloc_size(&r->ef, rsec->type);
+	struct elf_sec table;
+	struct elf_rela rel;
+	u64 i, n;
+
+	elf_section(&r->ef, rsec->info, &table);
+	if (rsec->type != SHT_RELA || rsec->link != r->symtab_idx ||
+	    rsec->entsize != size || rsec->size % size)
+		return rmc_fail(r, "entry table relocations %s are malformed",
+			    rmc_sec_name(r, ridx));
+	n = rsec->size / size;
+	if (table.size != n * r->ef.lay->addr_size)
+		return rmc_fail(r, "entry table %u has %llu bytes for %llu relocations",
+			    rsec->info, (unsigned long long)table.size,
+			    (unsigned long long)n);
+	r->reltype = SHT_RELA;
+	r->dead[rsec->info] = 1;
+	for (i = 0; i < n; i++) {
+		elf_relocation(&r->ef, rsec, i, &rel);
+		if (rel.offset != i * r->ef.lay->addr_size)
+			return rmc_fail(r, "entry table %u: relocation %llu is not at entry %llu",
+				    rsec->info, (unsigned long long)i,
+				    (unsigned long long)i);
+		if (take_entry(r, &rel))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Find the sites of an object compiled with patchable function entries.
+ * Return 1 if it has no entry table (the caller then looks for calls of
+ * the profiling routine), 0 once the sites are found, -1 on error.
+ */
+static int find_entries(struct rmc *r)
+{
+	unsigned int i, tables = 0;
+	struct elf_sec s;
+
+	if (!r->arch->entry_table)
+		return 1;
+	for (i = 1; i < r->ef.shnum; i++)
+		tables += entry_table(r, i);
+	if (!tables)
+		return 1;
+	r->dead = calloc(r->ef.shnum, 1);
+	if (!r->dead)
+		return rmc_fail(r, "out of memory");
+	for (i = 1; i < r->ef.shnum; i++) {
+		elf_section(&r->ef, i, &s);
+		if ((s.type != SHT_REL && s.type != SHT_RELA) ||
+		    s.info == 0 || s.info >= r->ef.shnum || !entry_table(r, s.info))
+			continue;
+		if (take_entries(r, i, &s))
+			return -1;
+		r->ndead++;
+	}
+	for (i = 1; i < r->ef.shnum; i++) {
+		elf_section(&r->ef, i, &s);
+		if (entry_table(r, i) && s.size && !r->dead[i])
+			return rmc_fail(r, "entry table %u has no relocations", i);
+	}
+	sort_sites(r);
 	return 0;
 }
 
@@ -643,6 +777,8 @@ static int choose_anchors(struct rmc *r)
 /* Analyse the object in r->ef; fill in the sites and their anchors. */
 static int analyse(struct rmc *r)
 {
+	int ret;
+
 	elf_section(&r->ef, r->ef.shstrndx, &r->shstrtab);
 	r->arch = find_arch(r->ef.machine, r->ef.lay->addr_size == 8 ?
 			    ELFCLASS64 : ELFCLASS32);
@@ -651,7 +787,12 @@ static int analyse(struct rmc *r)
 			    8 * r->ef.lay->addr_size);
 	if (already_recorded(r))
 		return 0;
-	if (find_symtab(r) || mark_callees(r) || find_sites(r))
+	if (find_symtab(r))
+		return -1;
+	ret = find_entries(r);
+	if (ret > 0)
+		ret = mark_callees(r) ?: find_sites(r);
+	if (ret)
 		return -1;
 	if (!r->nsites)
 		return 0;
@@ -681,6 +822,7 @@ static void release(struct rmc *r)
 	free(r->group_of);
 	free(r->sites);
 	free(r->anchors);
+	free(r->dead);
 }
 
 /* Process one object; return 0 on success (including nothing to do). */
@@ -695,7 +837,7 @@ static int process(const char *path, bool warn)
 	if (load_file(&r, path, ET_REL, &buf, &mode) || analyse(&r))
 		goto report;
 	ret = 0;
-	if (!r.nsites)
+	if (!r.nsites && !r.ndead)
 		goto done;
 	if (build_output(&r, &o)) {
 		ret = -1;

@@ -170,6 +170,14 @@ struct arch_desc {
 	const unsigned char *nop;
 	u8 nop_len;
 	u32 none_reloc;
+	/*
+	 * arm64 with -fpatchable-function-entry=2: the compiler lists every
+	 * function's two entry NOPs in sections of this name.  Each becomes
+	 * a site at its second word (the call), and the tool writes
+	 * @entry_head over the first (see take_entry() in recordmcount.c).
+	 */
+	const char *entry_table;
+	u32 entry_nop, entry_head;
 };
 
 /*
@@ -216,6 +224,8 @@ struct rmc {
 	size_t nanchors;
 	unsigned int new_syms;		/* section symbols we must add */
 	u32 reltype;			/* SHT_REL or SHT_RELA, as the code's */
+	unsigned char *dead;		/* per section: renamed to discard it */
+	unsigned int ndead;
 	char err[MAX_ERR];
 };
 
@@ -229,7 +239,9 @@ struct obuf {
 };
 
 /* The sections this tool adds; their names are new_names[] in -write.c. */
-enum new_name { NAME_LOC, NAME_LOC_REL, NAME_WEAK, NAME_WEAK_REL, NR_NAMES };
+enum new_name {
+	NAME_LOC, NAME_LOC_REL, NAME_WEAK, NAME_WEAK_REL, NAME_DEAD, NR_NAMES
+};
 
 /* Where the output puts each existing section, if not where it was. */
 struct placed {

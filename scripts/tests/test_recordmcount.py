@@ -98,7 +98,11 @@ class Arch:
 
     def records(self, exe):
         """The addresses stored in the executable's __mcount_loc."""
-        out = must([self.objdump, '-s', '-j', '__mcount_loc', exe])
+        return self.addresses(exe, '__mcount_loc')
+
+    def addresses(self, exe, section):
+        """The 8-byte addresses stored in @section of the executable."""
+        out = must([self.objdump, '-s', '-j', section, exe])
         data = b''
         for line in out.splitlines():
             m = re.match(r'^ ([0-9a-f]+) ((?:[0-9a-f]{1,8} ?){1,4})', line)
@@ -280,6 +284,111 @@ class RecordTests(unittest.TestCase):
             self.assertEqual(sorted(sites.values()),
                              ['in_group', 'outside', 'outside2'])
         self.each_arch(t)
+
+
+class PatchableEntryTests(unittest.TestCase):
+    """arm64 with -fpatchable-function-entry=2: the compiler's
+    __patchable_function_entries become __mcount_loc, one record per
+    function at its second entry word, with "mov x9, x30" written over
+    the first; the compiler's table is renamed so the linker drops it."""
+
+    NOP, MOV = 'd503201f', 'aa1e03e9'
+    TRACED = ['helper', 'plain', 'weak_default', 'init_function',
+              'cold_function']
+
+    def setUp(self):
+        self.a = Arch('arm64')
+        self.a.cc = ['aarch64-linux-gnu-gcc', '-O2',
+                     '-fpatchable-function-entry=2']
+
+    def words(self, exe):
+        """Address -> instruction word (hex) of every instruction."""
+        out = {}
+        for line in must([self.a.objdump, '-d', exe]).splitlines():
+            m = re.match(r'^\s+([0-9a-f]+):\t([0-9a-f]{8})\s', line)
+            if m:
+                out[int(m.group(1), 16)] = m.group(2)
+        return out
+
+    def symbols(self, exe):
+        nm = must([self.a.objdump.replace('objdump', 'nm'), exe])
+        return {int(f[0], 16): f[2] for f in
+                (ln.split() for ln in nm.splitlines()) if len(f) == 3}
+
+    def entries(self, exe):
+        """The compiler's own table, in an executable linked from the
+        objects as compiled: the oracle."""
+        return self.a.addresses(exe, '__patchable_function_entries')
+
+    def test_entries_become_records(self):
+        a = self.a
+        o = a.compile('entries.c')
+        p = rmc(o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        secs = a.sections(o)
+        self.assertNotRegex(secs, r'\]\s+__patchable_function_entries\s')
+        self.assertIn('.discard.entries', secs)
+        self.assertIn('__mcount_loc', secs)
+        exe = a.link(o)
+        recs = a.records(exe)
+        syms, words = self.symbols(exe), self.words(exe)
+        self.assertEqual(sorted(syms[r - 4] for r in recs), sorted(self.TRACED))
+        for r in recs:
+            self.assertEqual(words[r - 4], self.MOV, 'head of %#x' % r)
+            self.assertEqual(words[r], self.NOP, 'site %#x' % r)
+        # The oracle: the compiler's table, less .exit.text, plus 4.
+        orig = a.link(o + '.orig')
+        osyms = self.symbols(orig)
+        want = [e + 4 for e in self.entries(orig)
+                if osyms.get(e) != 'exit_function']
+        self.assertEqual(len(want), len(self.TRACED))
+        self.assertEqual(sorted(recs), sorted(want))
+        # The untraced section's entry is left as the compiler made it.
+        ex = [addr for addr, n in syms.items() if n == 'exit_function'][0]
+        self.assertEqual((words[ex], words[ex + 4]), (self.NOP, self.NOP))
+
+    def test_function_sections_and_idempotent(self):
+        a = self.a
+        o = a.compile('entries.c', '-ffunction-sections', out='entries-ffs.o')
+        self.assertEqual(rmc(o).returncode, 0)
+        once = read(o)
+        self.assertEqual(rmc(o).returncode, 0)
+        self.assertEqual(read(o), once)
+        recs = a.records(a.link(o))
+        self.assertEqual(len(recs), len(self.TRACED))
+
+    def test_overridden_weak_entry(self):
+        a = self.a
+        o1 = a.compile('entries.c', out='pfe-ovr1.o')
+        o2 = a.compile('override.c', out='pfe-ovr2.o')
+        for o in (o1, o2):
+            self.assertEqual(rmc(o).returncode, 0)
+        exe = a.link(o1, o2)
+        self.assertEqual(len(a.records(exe)), len(self.TRACED) + 1)
+        p = rmc('--linked', exe)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = a.records(exe)
+        self.assertEqual(recs.count(0), 1)
+        syms = self.symbols(exe)
+        self.assertEqual(sorted(syms.get(r - 4, '?') for r in recs if r),
+                         sorted(self.TRACED))
+
+    def test_entry_not_nops_refused(self):
+        a = self.a
+        o = a.compile('entries.c', out='pfe-bad.o')
+        data = bytearray(read(o))
+        nop = bytes.fromhex(self.NOP)[::-1]
+        at = data.find(nop + nop)
+        self.assertGreater(at, 0)
+        data[at:at + 4] = bytes.fromhex('d503233f')[::-1]  # paciasp
+        with open(o, 'wb') as f:
+            f.write(data)
+        before = read(o)
+        p = rmc(o)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(read(o), before)
+        self.assertIn('does not hold two NOPs', p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
 
 
 class BadInputTests(unittest.TestCase):
