@@ -525,10 +525,26 @@ static void sort_sites(struct rmc *r)
  * with every site idle and never writes that word.  Both words must
  * still be the compiler's NOPs.
  */
+/*
+ * An instruction word of the entry: A64 instructions are little-endian
+ * whatever the data byte order (aarch64_be included).
+ */
+static u32 entry_word(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24;
+}
+
+static void entry_word_put(unsigned char *p, u32 w)
+{
+	p[0] = w;
+	p[1] = w >> 8;
+	p[2] = w >> 16;
+	p[3] = w >> 24;
+}
+
 static int take_entry(struct rmc *r, const struct elf_rela *rel)
 {
 	const struct arch_desc *a = r->arch;
-	const struct elf_field word = { 0, 4 };
 	struct elf_sec text;
 	struct elf_sym sym;
 	u64 off;
@@ -553,11 +569,11 @@ static int take_entry(struct rmc *r, const struct elf_rela *rel)
 		not_recorded(r, sym.shndx, off, "section not traced");
 		return 0;
 	}
-	if (elf_get(&r->ef, text.offset + off, word) != a->entry_nop ||
-	    elf_get(&r->ef, text.offset + off + 4, word) != a->entry_nop)
+	if (entry_word(r->buf + text.offset + off) != a->entry_nop ||
+	    entry_word(r->buf + text.offset + off + 4) != a->entry_nop)
 		return rmc_fail(r, "%s+0x%llx: the function entry does not hold two NOPs",
 			    rmc_sec_name(r, sym.shndx), (unsigned long long)off);
-	elf_put(&r->ef, r->buf + text.offset + off, 4, a->entry_head);
+	entry_word_put(r->buf + text.offset + off, a->entry_head);
 	return add_site(r, sym.shndx, off + 4);
 }
 
