@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arm64 definitions for the function tracer and dynamic ftrace.
+ *
+ * With dynamic ftrace the kernel is compiled with
+ * -fpatchable-function-entry=2: every traceable function starts with two
+ * words the compiler leaves as NOPs, and scripts/recordmcount writes
+ * "mov x9, x30" over the first of them at build time.  The call site the
+ * core records and patches is the second word: a NOP while the function
+ * is not traced, "bl <caller>" while it is (see entry-ftrace.S).  Without
+ * dynamic ftrace the kernel is compiled with -pg and every function calls
+ * _mcount.
+ */
+#ifndef __ASM_FTRACE_H
+#define __ASM_FTRACE_H
+
+#include <asm/insn.h>
+
+/* The graph tracer checks, on return, the frame pointer it saw on entry. */
+#define HAVE_FUNCTION_GRAPH_FP_TEST
+
+/*
+ * The graph tracer names a hooked return by the caller's frame record,
+ * which stays where it is while the traced function runs: see
+ * ftrace_graph_ret_addr() in the unwinder.
+ */
+#define HAVE_FUNCTION_GRAPH_RET_ADDR_PTR
+
+/* A call site is one instruction. */
+#define MCOUNT_INSN_SIZE	AARCH64_INSN_SIZE
+
+/*
+ * The two per-module veneers module.c sets up (with ARM64_MODULE_PLTS) for
+ * sites whose caller is beyond the reach of a BL.
+ */
+#define FTRACE_PLT_IDX		0
+#define FTRACE_REGS_PLT_IDX	1
+#define NR_FTRACE_PLTS		2
+
+/*
+ * gcc saves the link register above a function's locals, so the stack
+ * tracer finds a function's return address after its locals.
+ */
+#define ARCH_FTRACE_SHIFT_STACK_TRACER 1
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+/* The callers pass the ops and the registers to the ops' function. */
+#define ARCH_SUPPORTS_FTRACE_OPS 1
+/*
+ * What a fresh site holds, in the core's terms: the compiler's NOP (and,
+ * before it, a NOP or the "mov x9, x30" of the build).  No code lives
+ * there; the value only has to differ from every real target.
+ */
+#define MCOUNT_ADDR		((unsigned long)ftrace_fresh_site)
+#else
+#define MCOUNT_ADDR		((unsigned long)_mcount)
+#endif
+
+#ifndef __ASSEMBLY__
+#include <linux/compat.h>
+
+extern void _mcount(unsigned long);
+extern void ftrace_fresh_site(void);
+extern void *return_address(unsigned int level);
+
+/* Nothing per record: a site's state is what the core keeps. */
+struct dyn_arch_ftrace {
+};
+
+extern void return_to_handler(void);
+void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
+			   unsigned long frame_pointer);
+
+/* __mcount_loc holds the call site itself: no adjustment. */
+static inline unsigned long ftrace_call_adjust(unsigned long addr)
+{
+	return addr;
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+struct ftrace_ops;
+struct ftrace_regs;
+
+extern void ftrace_call(void);
+extern void ftrace_regs_call(void);
+
+void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs);
+#define ftrace_graph_func ftrace_graph_func
+#endif
+
+#define ftrace_return_address(n) return_address(n)
+
+/*
+ * Compat (AArch32) tasks use another system call table: their calls are
+ * not traced as syscalls (see kernel/trace/trace_syscalls.c).
+ */
+#define ARCH_TRACE_IGNORE_COMPAT_SYSCALLS
+static inline bool arch_trace_is_compat_syscall(struct pt_regs *regs)
+{
+	return is_compat_task();
+}
+
+/* System call functions are named __arm64_sys_*: skip the prefix. */
+#define ARCH_HAS_SYSCALL_MATCH_SYM_NAME
+static inline bool arch_syscall_match_sym_name(const char *sym,
+					       const char *name)
+{
+	return !strcmp(sym + strlen("__arm64_"), name);
+}
+#endif /* __ASSEMBLY__ */
+
+#endif /* __ASM_FTRACE_H */

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The code a traced arm64 function reaches: the shared callers of dynamic
+ * ftrace, the static tracer's _mcount, and the graph tracer's return path.
+ */
+
+#include <linux/linkage.h>
+#include <linux/cfi_types.h>
+#include <asm/asm-offsets.h>
+#include <asm/assembler.h>
+#include <asm/ftrace.h>
+#include <asm/insn.h>
+#include <asm/ptrace.h>
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+/*
+ * An enabled site (see <asm/ftrace.h>):
+ *
+ *	func:	mov	x9, x30		// written at build time
+ *		bl	ftrace_caller	// the site: a NOP while not traced
+ *		...			// func's own prologue
+ *
+ * So a caller starts with x30 = func + 8, where func resumes; x9 = func's
+ * own return address; sp and x29 as func's caller left them; x0-x7 (and
+ * x8, the indirect result pointer) holding func's arguments.  x9-x17 are
+ * free: the AAPCS lets any call clobber them, and a module veneer uses
+ * x16/x17 on the way here.  x18 may be the shadow call stack; C code
+ * leaves it alone.
+ *
+ * A caller builds a struct pt_regs of the site on the stack, and above it
+ * one frame record for func, so that an unwinder started in a tracer walks
+ * tracer -> the caller (its record lives in pt_regs->stackframe, with
+ * func + 8 as its return address) -> func's caller (x9) -> the rest of
+ * the chain, which x29 still heads.
+ *
+ *	sp + PT_REGS_SIZE + 16	func's caller's sp (pt_regs.sp)
+ *	sp + PT_REGS_SIZE	{ x29, x9 }: the record that stands for func
+ *	sp			struct pt_regs
+ *
+ * pt_regs.regs[30] is the return address func must use (x9 on entry) and
+ * pt_regs.pc where it resumes (func + 8); an ops may change either: the
+ * graph tracer hooks the return through regs[30], and a new pc sends the
+ * call elsewhere.
+ */
+#define CALLER_FRAME	(PT_REGS_SIZE + 16)
+
+	/*
+	 * Save what the site's pt_regs needs: the argument registers, or
+	 * (@all) every general register and PSTATE, for ops that asked for
+	 * the full set.
+	 */
+	.macro	site_regs_save, all
+#ifdef CONFIG_ARM64_BTI_KERNEL
+	bti	c			// a veneer arrives by BR
+#endif
+	sub	sp, sp, #CALLER_FRAME
+	stp	x0, x1, [sp, #S_X0]
+	stp	x2, x3, [sp, #S_X2]
+	stp	x4, x5, [sp, #S_X4]
+	stp	x6, x7, [sp, #S_X6]
+	.if	\all
+	stp	x8, x9, [sp, #S_X8]
+	stp	x10, x11, [sp, #S_X10]
+	stp	x12, x13, [sp, #S_X12]
+	stp	x14, x15, [sp, #S_X14]
+	stp	x16, x17, [sp, #S_X16]
+	stp	x18, x19, [sp, #S_X18]
+	stp	x20, x21, [sp, #S_X20]
+	stp	x22, x23, [sp, #S_X22]
+	stp	x24, x25, [sp, #S_X24]
+	stp	x26, x27, [sp, #S_X26]
+	str	x28, [sp, #S_X28]
+	mrs	x10, daif
+	mov	x11, #PSR_MODE_EL1h
+	orr	x10, x10, x11
+	str	x10, [sp, #S_PSTATE]
+	.else
+	/* PSTATE says only "kernel": user_mode() on these regs is false. */
+	str	x8, [sp, #S_X8]
+	mov	x10, #PSR_MODE_EL1h
+	str	x10, [sp, #S_PSTATE]
+	.endif
+	/* regs[29], regs[30]; then sp and pc, which follow them. */
+	stp	x29, x9, [sp, #S_FP]
+	add	x10, sp, #CALLER_FRAME
+	stp	x10, x30, [sp, #S_SP]
+
+	/* The two frame records, func's first. */
+	stp	x29, x9, [sp, #PT_REGS_SIZE]
+	add	x29, sp, #PT_REGS_SIZE
+	stp	x29, x30, [sp, #S_STACKFRAME]
+	add	x29, sp, #S_STACKFRAME
+
+	/* func(ip, parent_ip, op, fregs): ip is the site, the BL. */
+	sub	x0, x30, #AARCH64_INSN_SIZE
+	mov	x1, x9
+	ldr_l	x2, function_trace_op
+	mov	x3, sp
+	.endm
+
+	/*
+	 * Reload the arguments and the site's fp, return address and pc,
+	 * which an ops may have changed, and go on at that pc.
+	 */
+	.macro	site_regs_restore
+	ldp	x0, x1, [sp, #S_X0]
+	ldp	x2, x3, [sp, #S_X2]
+	ldp	x4, x5, [sp, #S_X4]
+	ldp	x6, x7, [sp, #S_X6]
+	ldr	x8, [sp, #S_X8]
+	ldp	x29, x30, [sp, #S_FP]
+	ldr	x9, [sp, #S_PC]
+	add	sp, sp, #CALLER_FRAME
+	ret	x9
+	.endm
+
+/*
+ * The two shared callers.  Each calls the function the core chooses (the
+ * one ops' function, or the list function) through its own BL, which
+ * ftrace_arch_set_func() rewrites: ftrace_call and ftrace_regs_call.
+ */
+SYM_CODE_START(ftrace_caller)
+	site_regs_save	0
+SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
+	bl	ftrace_stub
+	site_regs_restore
+SYM_CODE_END(ftrace_caller)
+
+SYM_CODE_START(ftrace_regs_caller)
+	site_regs_save	1
+SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
+	bl	ftrace_stub
+	site_regs_restore
+SYM_CODE_END(ftrace_regs_caller)
+
+/*
+ * Never run: its address is MCOUNT_ADDR, the core's name for what a
+ * fresh site holds.
+ */
+SYM_CODE_START(ftrace_fresh_site)
+	brk	#0x5af0
+SYM_CODE_END(ftrace_fresh_site)
+
+#else /* !CONFIG_DYNAMIC_FTRACE_WITH_REGS */
+
+/*
+ * The static function tracer.  With -pg every function calls _mcount
+ * after its prologue:
+ *
+ *	func:	stp	x29, x30, [sp, #-N]!
+ *		mov	x29, sp
+ *		...
+ *		mov	x0, x30
+ *		bl	_mcount
+ *
+ * The compiler treats the call as any other: the argument and temporary
+ * registers are dead across it.  func's frame record is at x29, and its
+ * second word is func's return address, the word the graph tracer swaps.
+ */
+SYM_FUNC_START(_mcount)
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+
+	ldr_l	x2, ftrace_trace_function
+	adr_l	x3, ftrace_stub
+	cmp	x2, x3
+	b.eq	1f
+	sub	x0, x30, #AARCH64_INSN_SIZE	// ip: the BL
+	ldr	x1, [x29]			// func's frame record
+	ldr	x1, [x1, #8]			// parent_ip
+	blr	x2
+1:
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	ldr_l	x2, ftrace_graph_return
+	adr_l	x3, ftrace_stub_graph
+	cmp	x2, x3
+	b.ne	2f
+	ldr_l	x2, ftrace_graph_entry
+	adr_l	x3, ftrace_graph_entry_stub
+	cmp	x2, x3
+	b.eq	3f
+2:	/* prepare_ftrace_return(ip, &func's return address, parent's fp) */
+	ldr	x0, [x29, #8]
+	sub	x0, x0, #AARCH64_INSN_SIZE
+	ldr	x2, [x29]
+	add	x1, x2, #8
+	ldr	x2, [x2]
+	bl	prepare_ftrace_return
+3:
+#endif
+	ldp	x29, x30, [sp], #16
+	ret
+SYM_FUNC_END(_mcount)
+EXPORT_SYMBOL(_mcount)
+NOKPROBE(_mcount)
+
+#endif /* CONFIG_DYNAMIC_FTRACE_WITH_REGS */
+
+SYM_TYPED_FUNC_START(ftrace_stub)
+	ret
+SYM_FUNC_END(ftrace_stub)
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+SYM_TYPED_FUNC_START(ftrace_stub_graph)
+	ret
+SYM_FUNC_END(ftrace_stub_graph)
+
+/*
+ * A hooked function returns here instead of to its caller, with its
+ * results in x0-x7 and x29 back at its caller's frame, the frame pointer
+ * the graph tracer saw on entry.  ftrace_return_to_handler() records the
+ * exit and gives back the real return address.
+ */
+#define RESULT_REGS	64
+
+SYM_CODE_START(return_to_handler)
+	sub	sp, sp, #RESULT_REGS
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	mov	x0, x29
+	bl	ftrace_return_to_handler
+	mov	x30, x0
+	ldp	x0, x1, [sp, #0]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	add	sp, sp, #RESULT_REGS
+	ret
+SYM_CODE_END(return_to_handler)
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */

@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The arm64 back end of the dynamic ftrace core (<linux/ftrace_arch.h>),
+ * and the graph tracer's entry hook.
+ *
+ * A call site is one instruction, the second of a function's two
+ * patchable entry words: a NOP, or "bl <caller>" (<asm/ftrace.h>).  The
+ * core hands over sorted batches of sites, each with what it holds now
+ * and what it must hold next.  Every site of a batch is read and checked
+ * before any is written; then all are written, and made visible, at once.
+ *
+ * Why one plain store per site is enough while other CPUs run the code:
+ * the Arm ARM (DDI 0487, B2.2.5 "Concurrent modification and execution of
+ * instructions") lets software replace, while another PE may be executing
+ * it, a B, BL, NOP, BRK, SVC, HVC, SMC or ISB with another instruction of
+ * that list, with no synchronisation between the PEs: each executes
+ * either the old or the new instruction, never a mix.  A site only ever
+ * swaps NOP and BL, and the word before it (written at build time) never
+ * changes while the kernel runs.  What the rule still asks of the writer
+ * is the cache maintenance that makes the new instruction reach the
+ * instruction side (clean the data cache line to the point of
+ * unification, invalidate the instruction cache line, each completed by
+ * a DSB), and a context synchronisation event on a PE before it is
+ * guaranteed to fetch the new instruction.  Here the maintenance is done
+ * once per run of nearby sites of a batch rather than per instruction,
+ * and the event is an IPI to every other CPU (exception entry and return
+ * synchronise context), sent once per batch: when ftrace_arch_patch()
+ * returns, no CPU can run an old instruction.
+ *
+ * Kernel and module text is mapped read-only, so it is written through a
+ * window of its own: a range of kernel virtual addresses, reserved at
+ * boot with page tables but no pages, where a batch maps each page it
+ * writes, once, writable, for the duration of the batch.  Nothing else
+ * uses the window; text_mutex serialises its users.
+ *
+ * A module's site may be beyond a BL's reach of the shared callers; it
+ * then calls them through the module's two ftrace veneers (module.c fills
+ * them in when the module is loaded, with ARM64_MODULE_PLTS).
+ */
+#define pr_fmt(fmt) "ftrace: " fmt
+
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/memory.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/smp.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include <asm/cacheflush.h>
+#include <asm/ftrace.h>
+#include <asm/ftrace_insn.h>
+#include <asm/module.h>
+#include <asm/tlbflush.h>
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+#include <linux/ftrace_arch.h>
+
+#define WORD	AARCH64_INSN_SIZE
+
+/*
+ * One word to write: a site's instruction, or (for a fresh site whose
+ * object the build did not process) the "mov x9, x30" before it.
+ */
+struct text_word {
+	unsigned long addr;
+	u32 insn;
+	unsigned int slot;	/* the window page it is written through */
+};
+
+/* A batch writes at most two words per site. */
+#define MAX_WORDS	(2 * FTRACE_BATCH_MAX)
+
+/* The words of the write in progress, ascending; under text_mutex. */
+static struct text_word words[MAX_WORDS];
+
+/* The window: one page-table entry per page, at win_base. */
+static unsigned long win_base;
+static pte_t *win_pte[MAX_WORDS];
+
+/* The page frame of a text address: kernel image or module text. */
+static unsigned long text_pfn(unsigned long addr)
+{
+	if (is_kernel_text(addr) || is_kernel_inittext(addr))
+		return __phys_to_pfn(__pa_symbol(addr));
+	return vmalloc_to_pfn((void *)addr);
+}
+
+/* A store the sanitizers do not see: the window has no shadow memory. */
+static __always_inline void window_store(unsigned long addr, u32 insn)
+{
+	__le32 v = cpu_to_le32(insn);
+
+	asm volatile("str %w0, [%1]" : : "r"(v), "r"(addr) : "memory");
+}
+
+/*
+ * Map the pages of words[0..@nr) into the window, one slot per page
+ * (the words are ascending, so a page's words are neighbours).
+ */
+static void win_map(unsigned int nr)
+{
+	unsigned long page = 0;
+	unsigned int i, slot = 0;
+
+	for (i = 0; i < nr; i++) {
+		unsigned long p = words[i].addr & PAGE_MASK;
+
+		if (!i || p != page) {
+			if (i)
+				slot++;
+			page = p;
+			WRITE_ONCE(*win_pte[slot],
+				   pfn_pte(text_pfn(p), PAGE_KERNEL));
+		}
+		words[i].slot = slot;
+	}
+	/* The new entries are visible to the walker before the stores. */
+	dsb(ishst);
+	isb();
+}
+
+/* Unmap the window's slots 0..@last. */
+static void win_unmap(unsigned int last)
+{
+	unsigned int slot;
+
+	for (slot = 0; slot <= last; slot++)
+		WRITE_ONCE(*win_pte[slot], __pte(0));
+	flush_tlb_kernel_range(win_base, win_base + (last + 1) * PAGE_SIZE);
+}
+
+/* Store words[0..@nr) through the window. */
+static void store_words(unsigned int nr)
+{
+	unsigned int i;
+
+	win_map(nr);
+	for (i = 0; i < nr; i++)
+		window_store(win_base + words[i].slot * PAGE_SIZE +
+			     offset_in_page(words[i].addr), words[i].insn);
+	win_unmap(words[nr - 1].slot);
+}
+
+/* Cache maintenance of words[0..@nr), by the text's own addresses. */
+static void sync_words(unsigned int nr)
+{
+	unsigned long start = words[0].addr, end = start + WORD;
+	unsigned int i;
+
+	/*
+	 * A run ends where a page without sites would fall inside it: that
+	 * page may not be mapped (a guard page between two modules, say),
+	 * and maintenance by address would fault on it.
+	 */
+	for (i = 1; i < nr; i++) {
+		if ((words[i].addr & PAGE_MASK) - ((end - 1) & PAGE_MASK) > PAGE_SIZE) {
+			caches_clean_inval_pou(start, end);
+			start = words[i].addr;
+		}
+		end = words[i].addr + WORD;
+	}
+	caches_clean_inval_pou(start, end);
+}
+
+/*
+ * Write words[0..@nr) and make them visible: through the window, then
+ * cache maintenance run by run; with @live, every other CPU then takes
+ * an IPI.
+ *
+ * Live text is stored twice.  The architecture needs one store, but
+ * QEMU's TCG (7.2, multi-threaded) can keep running a block it
+ * translated from a page while the first pass was writing it, with
+ * words the pass had not reached yet: its check for a write to
+ * translated code misses a translation still in progress.  Once the
+ * IPI has returned, every CPU has finished any translation it had
+ * begun, so the second store of the same words discards whatever was
+ * translated from half-written text.  On hardware it rewrites words
+ * that already hold those values, which is harmless under the rule
+ * above.
+ */
+static void write_words(unsigned int nr, bool live)
+{
+	if (!nr)
+		return;
+	store_words(nr);
+	sync_words(nr);
+	if (!live)
+		return;
+	kick_all_cpus_sync();
+	store_words(nr);
+	sync_words(nr);
+	kick_all_cpus_sync();
+}
+
+/* Read the instruction at @addr; kernel text directly, else guarded. */
+static int text_read(unsigned long addr, u32 *insn)
+{
+	__le32 v;
+
+	if (core_kernel_text(addr))
+		v = READ_ONCE(*(__le32 *)addr);
+	else if (copy_from_kernel_nofault(&v, (void *)addr, sizeof(v)))
+		return -EFAULT;
+	*insn = le32_to_cpu(v);
+	return 0;
+}
+
+/*
+ * Where a site at @ip that must call @dest branches to: @dest, or a
+ * module veneer that leads there when @dest is out of reach.  0 when
+ * neither reaches.
+ */
+static unsigned long site_branch(unsigned long ip, unsigned long dest)
+{
+	unsigned long veneer = 0;
+
+	if (ftrace_a64_reaches(ip, dest))
+		return dest;
+#ifdef CONFIG_ARM64_MODULE_PLTS
+	if (dest == FTRACE_ADDR || dest == FTRACE_REGS_ADDR) {
+		int idx = dest == FTRACE_ADDR ? FTRACE_PLT_IDX :
+						FTRACE_REGS_PLT_IDX;
+		struct plt_entry *plts = NULL;
+		struct module *mod;
+
+		preempt_disable();
+		mod = __module_text_address(ip);
+		if (mod)
+			plts = mod->arch.ftrace_trampolines;
+		preempt_enable();
+		if (plts)
+			veneer = (unsigned long)&plts[idx];
+	}
+#endif
+	return ftrace_a64_via(ip, dest, veneer);
+}
+
+/* The instruction a site at @ip holds when it calls @dest (0: NOP). */
+static int site_insn(unsigned long ip, unsigned long dest, u32 *insn)
+{
+	unsigned long to;
+
+	if (!dest)
+		return ftrace_a64_site(ip, 0, insn);
+	to = site_branch(ip, dest);
+	if (!to)
+		return -ERANGE;
+	return ftrace_a64_site(ip, to, insn);
+}
+
+/* Note site @i of @b as refused: it holds @found instead of @expected. */
+static int site_refused(struct ftrace_batch *b, unsigned int i, u32 expected,
+			u32 found, int err)
+{
+	__le32 e = cpu_to_le32(expected), f = cpu_to_le32(found);
+
+	b->bad = i;
+	b->len = err == -EINVAL ? WORD : 0;
+	memcpy(b->expected, &e, WORD);
+	memcpy(b->found, &f, WORD);
+	return err;
+}
+
+/*
+ * A fresh site: the word before it must be the build's "mov x9, x30" or
+ * still the compiler's NOP (then written here), and the site the NOP.
+ * Queue what must be written at @*nr.
+ */
+static int load_fresh(struct ftrace_batch *b, unsigned int i, unsigned int *nr)
+{
+	const struct ftrace_patch *p = &b->patch[i];
+	u32 head, cur, want;
+	int ret;
+
+	if (text_read(p->ip - WORD, &head) || text_read(p->ip, &cur))
+		return site_refused(b, i, FTRACE_A64_NOP, 0, -EFAULT);
+	if (head != FTRACE_A64_MOV_X9_LR && head != FTRACE_A64_NOP)
+		return site_refused(b, i, FTRACE_A64_MOV_X9_LR, head, -EINVAL);
+	if (cur != FTRACE_A64_NOP)
+		return site_refused(b, i, FTRACE_A64_NOP, cur, -EINVAL);
+	ret = site_insn(p->ip, p->new, &want);
+	if (ret)
+		return site_refused(b, i, 0, 0, ret);
+	if (head == FTRACE_A64_NOP)
+		words[(*nr)++] = (struct text_word){ p->ip - WORD, FTRACE_A64_MOV_X9_LR };
+	if (want != cur)
+		words[(*nr)++] = (struct text_word){ p->ip, want };
+	if (head == FTRACE_A64_NOP || want != cur)
+		b->changed++;
+	return 0;
+}
+
+/*
+ * A site in use: it must hold what @old says; queue @new.  A site about
+ * to call must also have "mov x9, x30" before it (the build writes it;
+ * the compiler's NOP there would make the caller return to a stale x9).
+ */
+static int load_live(struct ftrace_batch *b, unsigned int i, unsigned int *nr)
+{
+	const struct ftrace_patch *p = &b->patch[i];
+	u32 cur, was, want, head;
+	int ret;
+
+	ret = site_insn(p->ip, p->old, &was);
+	if (!ret)
+		ret = site_insn(p->ip, p->new, &want);
+	if (ret)
+		return site_refused(b, i, 0, 0, ret);
+	if (text_read(p->ip, &cur))
+		return site_refused(b, i, was, 0, -EFAULT);
+	if (cur != was)
+		return site_refused(b, i, was, cur, -EINVAL);
+	if (p->new && !p->old) {
+		if (text_read(p->ip - WORD, &head))
+			return site_refused(b, i, FTRACE_A64_MOV_X9_LR, 0, -EFAULT);
+		if (head != FTRACE_A64_MOV_X9_LR)
+			return site_refused(b, i, FTRACE_A64_MOV_X9_LR, head, -EINVAL);
+	}
+	if (want != was)
+		words[(*nr)++] = (struct text_word){ p->ip, want };
+	return 0;
+}
+
+/* Our recordmcount writes "mov x9, x30" before every site it records. */
+bool ftrace_arch_fresh_idle(void)
+{
+	return IS_ENABLED(CONFIG_FTRACE_MCOUNT_USE_RECORDMCOUNT);
+}
+
+int ftrace_arch_patch(struct ftrace_batch *batch)
+{
+	unsigned long prev = 0;
+	unsigned int i, nr = 0;
+	int ret = 0;
+
+	batch->done = 0;
+	batch->changed = 0;
+	mutex_lock(&text_mutex);
+	for (i = 0; i < batch->nr && !ret; i++) {
+		if (WARN_ON_ONCE(batch->patch[i].ip <= prev ||
+				 batch->patch[i].ip & (WORD - 1))) {
+			ret = site_refused(batch, i, 0, 0, -EINVAL);
+			batch->len = 0;
+			break;
+		}
+		prev = batch->patch[i].ip;
+		ret = batch->init ? load_fresh(batch, i, &nr) :
+				    load_live(batch, i, &nr);
+	}
+	if (!ret) {
+		write_words(nr, batch->live);
+		batch->done = batch->nr;
+	}
+	mutex_unlock(&text_mutex);
+	return ret;
+}
+
+/*
+ * Point the BL at @ip (in a shared caller) at @func, or at the list
+ * function if @func is out of reach from there.
+ */
+static int retarget(unsigned long ip, unsigned long func)
+{
+	unsigned long now;
+	u32 cur, want;
+	int ret;
+
+	if (ftrace_a64_bl(ip, func, &want))
+		func = (unsigned long)arch_ftrace_ops_list_func;
+	ret = ftrace_a64_bl(ip, func, &want);
+	if (ret)
+		return ret;
+	mutex_lock(&text_mutex);
+	ret = text_read(ip, &cur);
+	if (!ret && !ftrace_a64_bl_dest(ip, cur, &now)) {
+		pr_err("no BL at %pS (%08x)\n", (void *)ip, cur);
+		ret = -EINVAL;
+	}
+	if (!ret && cur != want) {
+		words[0] = (struct text_word){ ip, want };
+		write_words(1, true);
+	}
+	mutex_unlock(&text_mutex);
+	return ret;
+}
+
+int ftrace_arch_set_func(ftrace_func_t func)
+{
+	return retarget((unsigned long)ftrace_call, (unsigned long)func) ?:
+	       retarget((unsigned long)ftrace_regs_call, (unsigned long)func);
+}
+
+/* The graph tracer is an ops whose function is ftrace_graph_func(). */
+int ftrace_arch_set_graph(bool on)
+{
+	return 0;
+}
+
+/* Reserve the window: its addresses and page tables, no pages. */
+static int win_pte_note(pte_t *pte, unsigned long addr, void *data)
+{
+	win_pte[(addr - win_base) >> PAGE_SHIFT] = pte;
+	return 0;
+}
+
+int __init ftrace_arch_init(void)
+{
+	struct vm_struct *area;
+
+	area = get_vm_area(MAX_WORDS * PAGE_SIZE, VM_ALLOC);
+	if (!area)
+		return -ENOMEM;
+	win_base = (unsigned long)area->addr;
+	return apply_to_page_range(&init_mm, win_base, MAX_WORDS * PAGE_SIZE,
+				   win_pte_note, NULL);
+}
+
+/*
+ * No trampolines of its own yet: every site calls a shared caller, which
+ * calls the one ops' function or the list function.
+ */
+void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
+{
+}
+
+int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+{
+	return 0;
+}
+
+void ftrace_arch_tramp_park(struct ftrace_ops *ops)
+{
+}
+
+void ftrace_arch_tramp_free(struct ftrace_ops *ops)
+{
+}
+
+void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
+{
+	unsigned long ip = regs ? (unsigned long)ftrace_regs_call :
+				  (unsigned long)ftrace_call;
+	unsigned long dest;
+	u32 insn;
+
+	if (ops || text_read(ip, &insn) || !ftrace_a64_bl_dest(ip, insn, &dest))
+		return NULL;
+	return (void *)dest;
+}
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/**
+ * prepare_ftrace_return - route a traced function's return through the
+ *	graph tracer
+ * @ip: the traced function's call site
+ * @parent: where its return address is kept until it returns
+ * @frame_pointer: its caller's frame pointer, which names the return
+ *	for the unwinder and is checked again on return
+ */
+void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
+			   unsigned long frame_pointer)
+{
+	int bit;
+
+	if (unlikely(ftrace_graph_is_dead() ||
+		     atomic_read(&current->tracing_graph_pause)))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, *parent);
+	if (bit < 0)
+		return;
+	if (!function_graph_enter(*parent, ip, frame_pointer,
+				  (unsigned long *)frame_pointer))
+		*parent = (unsigned long)return_to_handler;
+	ftrace_test_recursion_unlock(bit);
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+/**
+ * ftrace_graph_func - the graph tracer's ops function
+ * @ip: the traced function's call site
+ * @parent_ip: its caller
+ * @op: the graph tracer's ops
+ * @fregs: the site's registers: regs[30] is the return address the
+ *	function will use, regs[29] its caller's frame pointer
+ */
+void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = &fregs->regs;
+
+	prepare_ftrace_return(ip, (unsigned long *)&regs->regs[30],
+			      regs->regs[29]);
+}
+#endif
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */

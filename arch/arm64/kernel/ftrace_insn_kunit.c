@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the arm64 ftrace back end's instruction encoding
+ * (<asm/ftrace_insn.h>): the NOP, "mov x9, x30", BL and its reach, the
+ * choice of a module veneer, refused input and decoding.  Nothing here
+ * writes text.
+ */
+#include <kunit/test.h>
+#include <linux/sizes.h>
+#include <asm/ftrace_insn.h>
+
+/* A plausible kernel text address. */
+#define PC	0xffff800008123450UL
+
+static void fixed_words(struct kunit *test)
+{
+	u32 insn = 0;
+
+	/* HINT #0. */
+	KUNIT_EXPECT_EQ(test, FTRACE_A64_NOP, 0xd503201fU);
+	/* ORR (shifted register), 64-bit: Rd = 9, Rn = xzr, Rm = 30. */
+	KUNIT_EXPECT_EQ(test, FTRACE_A64_MOV_X9_LR & 0x1f, 9U);
+	KUNIT_EXPECT_EQ(test, (FTRACE_A64_MOV_X9_LR >> 5) & 0x1f, 31U);
+	KUNIT_EXPECT_EQ(test, (FTRACE_A64_MOV_X9_LR >> 16) & 0x1f, 30U);
+	KUNIT_EXPECT_EQ(test, FTRACE_A64_MOV_X9_LR >> 21, 0xaa0U >> 1);
+	/* A site that calls nothing is the NOP. */
+	KUNIT_ASSERT_EQ(test, ftrace_a64_site(PC, 0, &insn), 0);
+	KUNIT_EXPECT_EQ(test, insn, FTRACE_A64_NOP);
+}
+
+static void bl_encodings(struct kunit *test)
+{
+	u32 insn = 0;
+
+	KUNIT_ASSERT_EQ(test, ftrace_a64_bl(PC, PC + 0x1000, &insn), 0);
+	KUNIT_EXPECT_EQ(test, insn, 0x94000400U);
+	KUNIT_ASSERT_EQ(test, ftrace_a64_bl(PC, PC - 4, &insn), 0);
+	KUNIT_EXPECT_EQ(test, insn, 0x97ffffffU);
+	KUNIT_ASSERT_EQ(test, ftrace_a64_bl(PC, PC, &insn), 0);
+	KUNIT_EXPECT_EQ(test, insn, 0x94000000U);
+	KUNIT_ASSERT_EQ(test, ftrace_a64_site(PC, PC + 8, &insn), 0);
+	KUNIT_EXPECT_EQ(test, insn, 0x94000002U);
+}
+
+static void bl_reach(struct kunit *test)
+{
+	u32 insn = 0x12345678;
+
+	/* The farthest forward and backward targets. */
+	KUNIT_ASSERT_EQ(test, ftrace_a64_bl(PC, PC + SZ_128M - 4, &insn), 0);
+	KUNIT_EXPECT_EQ(test, insn, 0x95ffffffU);
+	KUNIT_ASSERT_EQ(test, ftrace_a64_bl(PC, PC - SZ_128M, &insn), 0);
+	KUNIT_EXPECT_EQ(test, insn, 0x96000000U);
+	/* One word further either way is out of reach; nothing written. */
+	insn = 0x12345678;
+	KUNIT_EXPECT_EQ(test, ftrace_a64_bl(PC, PC + SZ_128M, &insn), -ERANGE);
+	KUNIT_EXPECT_EQ(test, ftrace_a64_bl(PC, PC - SZ_128M - 4, &insn), -ERANGE);
+	KUNIT_EXPECT_EQ(test, ftrace_a64_site(PC, PC + SZ_1G, &insn), -ERANGE);
+	/* Across the top of the address space, the offset still counts. */
+	KUNIT_EXPECT_EQ(test, ftrace_a64_bl(~0UL - 3, 0x1000, &insn), 0);
+	KUNIT_EXPECT_EQ(test, insn, 0x94000401U);
+	KUNIT_EXPECT_EQ(test, ftrace_a64_bl(PC, 0x1000, &insn), -ERANGE);
+}
+
+static void bl_refuses_misaligned(struct kunit *test)
+{
+	u32 insn = 0x12345678;
+
+	KUNIT_EXPECT_EQ(test, ftrace_a64_bl(PC + 2, PC + 0x100, &insn), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_a64_bl(PC, PC + 0x101, &insn), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_a64_site(PC + 1, PC, &insn), -EINVAL);
+	KUNIT_EXPECT_EQ(test, insn, 0x12345678U);
+}
+
+static void bl_decodes(struct kunit *test)
+{
+	static const long offs[] = {
+		0, 4, -4, 0x1000, -0x1000, SZ_128M - 4, -SZ_128M, 0x123454,
+	};
+	unsigned long dest;
+	unsigned int i;
+	u32 insn;
+
+	for (i = 0; i < ARRAY_SIZE(offs); i++) {
+		KUNIT_ASSERT_EQ(test, ftrace_a64_bl(PC, PC + offs[i], &insn), 0);
+		dest = 0;
+		KUNIT_EXPECT_TRUE(test, ftrace_a64_bl_dest(PC, insn, &dest));
+		KUNIT_EXPECT_EQ(test, dest, PC + offs[i]);
+	}
+	/* NOP, B (not a call), BLR x16, and "mov x9, x30" are not BLs. */
+	KUNIT_EXPECT_FALSE(test, ftrace_a64_bl_dest(PC, FTRACE_A64_NOP, &dest));
+	KUNIT_EXPECT_FALSE(test, ftrace_a64_bl_dest(PC, 0x14000010U, &dest));
+	KUNIT_EXPECT_FALSE(test, ftrace_a64_bl_dest(PC, 0xd63f0200U, &dest));
+	KUNIT_EXPECT_FALSE(test, ftrace_a64_bl_dest(PC, FTRACE_A64_MOV_X9_LR,
+						    &dest));
+}
+
+static void veneer_choice(struct kunit *test)
+{
+	unsigned long far = PC + SZ_1G, near = PC + SZ_64M;
+
+	/* A caller in reach needs no veneer, even when one exists. */
+	KUNIT_EXPECT_EQ(test, ftrace_a64_via(PC, near, PC + 0x40), near);
+	/* Out of reach: the veneer, if a BL reaches it. */
+	KUNIT_EXPECT_EQ(test, ftrace_a64_via(PC, far, PC + 0x40), PC + 0x40);
+	KUNIT_EXPECT_EQ(test, ftrace_a64_via(PC, far, PC - SZ_128M), PC - SZ_128M);
+	/* No veneer, or one out of reach too: nothing reaches. */
+	KUNIT_EXPECT_EQ(test, ftrace_a64_via(PC, far, 0), 0UL);
+	KUNIT_EXPECT_EQ(test, ftrace_a64_via(PC, far, far - 8), 0UL);
+	KUNIT_EXPECT_EQ(test, ftrace_a64_via(PC, far, PC + SZ_128M), 0UL);
+}
+
+static struct kunit_case ftrace_insn_cases[] = {
+	KUNIT_CASE(fixed_words),
+	KUNIT_CASE(bl_encodings),
+	KUNIT_CASE(bl_reach),
+	KUNIT_CASE(bl_refuses_misaligned),
+	KUNIT_CASE(bl_decodes),
+	KUNIT_CASE(veneer_choice),
+	{}
+};
+
+static struct kunit_suite ftrace_insn_suite = {
+	.name = "ftrace-arm64-insn",
+	.test_cases = ftrace_insn_cases,
+};
+
+kunit_test_suite(ftrace_insn_suite);
