@@ -296,7 +296,9 @@ static int load_fresh(struct ftrace_batch *b, unsigned int i, unsigned int *nr)
 /*
  * A site in use: it must hold what @old says; queue @new.  A site about
  * to call must also have "mov x9, x30" before it (the build writes it;
- * the compiler's NOP there would make the caller return to a stale x9).
+ * the compiler's NOP there would make the caller return to a stale x9),
+ * or a BRK: a kprobe on the function's first word, which runs the mov
+ * out of line.
  */
 static int load_live(struct ftrace_batch *b, unsigned int i, unsigned int *nr)
 {
@@ -316,7 +318,7 @@ static int load_live(struct ftrace_batch *b, unsigned int i, unsigned int *nr)
 	if (p->new && !p->old) {
 		if (text_read(p->ip - WORD, &head))
 			return site_refused(b, i, FTRACE_A64_MOV_X9_LR, 0, -EFAULT);
-		if (head != FTRACE_A64_MOV_X9_LR)
+		if (head != FTRACE_A64_MOV_X9_LR && !ftrace_a64_is_brk(head))
 			return site_refused(b, i, FTRACE_A64_MOV_X9_LR, head, -EINVAL);
 	}
 	if (want != was)
@@ -439,16 +441,13 @@ void ftrace_arch_tramp_free(struct ftrace_ops *ops)
 {
 }
 
+/*
+ * As 6.1's arm64 (no arch_ftrace_trampoline_func()), enabled_functions
+ * names no callee after a site's flags.
+ */
 void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
 {
-	unsigned long ip = regs ? (unsigned long)ftrace_regs_call :
-				  (unsigned long)ftrace_call;
-	unsigned long dest;
-	u32 insn;
-
-	if (ops || text_read(ip, &insn) || !ftrace_a64_bl_dest(ip, insn, &dest))
-		return NULL;
-	return (void *)dest;
+	return NULL;
 }
 
 #endif /* CONFIG_DYNAMIC_FTRACE */

@@ -23,6 +23,10 @@ static void fixed_words(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (FTRACE_A64_MOV_X9_LR >> 5) & 0x1f, 31U);
 	KUNIT_EXPECT_EQ(test, (FTRACE_A64_MOV_X9_LR >> 16) & 0x1f, 30U);
 	KUNIT_EXPECT_EQ(test, FTRACE_A64_MOV_X9_LR >> 21, 0xaa0U >> 1);
+	/* kprobes' BRK #0x4 is a BRK; the NOP and the mov are not. */
+	KUNIT_EXPECT_TRUE(test, ftrace_a64_is_brk(0xd4200080U));
+	KUNIT_EXPECT_FALSE(test, ftrace_a64_is_brk(FTRACE_A64_NOP));
+	KUNIT_EXPECT_FALSE(test, ftrace_a64_is_brk(FTRACE_A64_MOV_X9_LR));
 	/* A site that calls nothing is the NOP. */
 	KUNIT_ASSERT_EQ(test, ftrace_a64_site(PC, 0, &insn), 0);
 	KUNIT_EXPECT_EQ(test, insn, FTRACE_A64_NOP);

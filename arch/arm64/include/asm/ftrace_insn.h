@@ -16,6 +16,15 @@
 #define FTRACE_A64_BL		0x94000000U	/* BL, imm26 = 0 */
 #define FTRACE_A64_BL_MASK	0xfc000000U
 
+/* BRK #imm16, as kprobes and debuggers plant it. */
+#define FTRACE_A64_BRK		0xd4200000U
+#define FTRACE_A64_BRK_MASK	0xffe0001fU
+
+static inline bool ftrace_a64_is_brk(u32 insn)
+{
+	return (insn & FTRACE_A64_BRK_MASK) == FTRACE_A64_BRK;
+}
+
 /* A BL reaches [pc - 128 MiB, pc + 128 MiB - 4]. */
 #define FTRACE_A64_BL_REACH	SZ_128M
 
