@@ -196,15 +196,25 @@ NOKPROBE(_mcount)
 
 #endif /* CONFIG_DYNAMIC_FTRACE_WITH_REGS */
 
+/*
+ * What the callers call when no tracer is on, and (ftrace_stub_graph) the
+ * graph tracer's "no return hook".  Under kCFI each needs a type of its
+ * own, so each is a function; otherwise they are one.
+ */
 SYM_TYPED_FUNC_START(ftrace_stub)
+#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && !defined(CONFIG_CFI_CLANG)
+SYM_INNER_LABEL(ftrace_stub_graph, SYM_L_GLOBAL)
+#endif
 	ret
 SYM_FUNC_END(ftrace_stub)
 
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(CONFIG_CFI_CLANG)
 SYM_TYPED_FUNC_START(ftrace_stub_graph)
 	ret
 SYM_FUNC_END(ftrace_stub_graph)
+#endif
 
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
  * A hooked function returns here instead of to its caller, with its
  * results in x0-x7 and x29 back at its caller's frame, the frame pointer
@@ -214,19 +224,17 @@ SYM_FUNC_END(ftrace_stub_graph)
 #define RESULT_REGS	64
 
 SYM_CODE_START(return_to_handler)
-	sub	sp, sp, #RESULT_REGS
-	stp	x0, x1, [sp, #0]
+	stp	x0, x1, [sp, #-RESULT_REGS]!
 	stp	x2, x3, [sp, #16]
 	stp	x4, x5, [sp, #32]
 	stp	x6, x7, [sp, #48]
 	mov	x0, x29
 	bl	ftrace_return_to_handler
 	mov	x30, x0
-	ldp	x0, x1, [sp, #0]
-	ldp	x2, x3, [sp, #16]
-	ldp	x4, x5, [sp, #32]
 	ldp	x6, x7, [sp, #48]
-	add	sp, sp, #RESULT_REGS
+	ldp	x4, x5, [sp, #32]
+	ldp	x2, x3, [sp, #16]
+	ldp	x0, x1, [sp], #RESULT_REGS
 	ret
 SYM_CODE_END(return_to_handler)
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */

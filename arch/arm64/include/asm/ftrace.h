@@ -92,21 +92,25 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 #define ftrace_return_address(n) return_address(n)
 
 /*
- * Compat (AArch32) tasks use another system call table: their calls are
- * not traced as syscalls (see kernel/trace/trace_syscalls.c).
+ * System calls, for kernel/trace/trace_syscalls.c.  An AArch32 task's
+ * calls go through a table of their own, so they are not traced as
+ * system calls; and the handlers' symbols carry an "__arm64_" prefix
+ * that the event names lack.
  */
 #define ARCH_TRACE_IGNORE_COMPAT_SYSCALLS
+#define ARCH_HAS_SYSCALL_MATCH_SYM_NAME
+
 static inline bool arch_trace_is_compat_syscall(struct pt_regs *regs)
 {
 	return is_compat_task();
 }
 
-/* System call functions are named __arm64_sys_*: skip the prefix. */
-#define ARCH_HAS_SYSCALL_MATCH_SYM_NAME
 static inline bool arch_syscall_match_sym_name(const char *sym,
 					       const char *name)
 {
-	return !strcmp(sym + strlen("__arm64_"), name);
+	size_t skip = str_has_prefix(sym, "__arm64_");
+
+	return skip && !strcmp(sym + skip, name);
 }
 #endif /* __ASSEMBLY__ */
 
