@@ -226,14 +226,14 @@ SYM_FUNC_END(ftrace_stub_graph)
 SYM_CODE_START(return_to_handler)
 	stp	x0, x1, [sp, #-RESULT_REGS]!
 	stp	x2, x3, [sp, #16]
+	mov	x0, x29				// the frame pointer seen on entry
 	stp	x4, x5, [sp, #32]
 	stp	x6, x7, [sp, #48]
-	mov	x0, x29
 	bl	ftrace_return_to_handler
-	mov	x30, x0
-	ldp	x6, x7, [sp, #48]
-	ldp	x4, x5, [sp, #32]
 	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	mov	x30, x0				// the real return address
 	ldp	x0, x1, [sp], #RESULT_REGS
 	ret
 SYM_CODE_END(return_to_handler)
