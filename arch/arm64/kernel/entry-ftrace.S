@@ -196,24 +196,6 @@ NOKPROBE(_mcount)
 
 #endif /* CONFIG_DYNAMIC_FTRACE_WITH_REGS */
 
-/*
- * What the callers call when no tracer is on, and (ftrace_stub_graph) the
- * graph tracer's "no return hook".  Under kCFI each needs a type of its
- * own, so each is a function; otherwise they are one.
- */
-SYM_TYPED_FUNC_START(ftrace_stub)
-#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && !defined(CONFIG_CFI_CLANG)
-SYM_INNER_LABEL(ftrace_stub_graph, SYM_L_GLOBAL)
-#endif
-	ret
-SYM_FUNC_END(ftrace_stub)
-
-#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(CONFIG_CFI_CLANG)
-SYM_TYPED_FUNC_START(ftrace_stub_graph)
-	ret
-SYM_FUNC_END(ftrace_stub_graph)
-#endif
-
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
  * A hooked function returns here instead of to its caller, with its
@@ -238,3 +220,21 @@ SYM_CODE_START(return_to_handler)
 	ret
 SYM_CODE_END(return_to_handler)
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
+
+/*
+ * What the callers call when no tracer is on, and (ftrace_stub_graph) the
+ * graph tracer's "no return hook".  Under kCFI each needs a type of its
+ * own, so each is a function; otherwise they are one.
+ */
+SYM_TYPED_FUNC_START(ftrace_stub)
+#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && !defined(CONFIG_CFI_CLANG)
+SYM_INNER_LABEL(ftrace_stub_graph, SYM_L_GLOBAL)
+#endif
+	ret
+SYM_FUNC_END(ftrace_stub)
+
+#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(CONFIG_CFI_CLANG)
+SYM_TYPED_FUNC_START(ftrace_stub_graph)
+	ret
+SYM_FUNC_END(ftrace_stub_graph)
+#endif
