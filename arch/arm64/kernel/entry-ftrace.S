@@ -222,18 +222,15 @@ SYM_CODE_END(return_to_handler)
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
 
 /*
- * What the callers call when no tracer is on, and (ftrace_stub_graph) the
- * graph tracer's "no return hook".  Under kCFI each needs a type of its
- * own, so each is a function; otherwise they are one.
+ * What the callers call when no tracer is on, and the graph tracer's "no
+ * return hook": two functions, as each is called through a pointer of
+ * its own type (kCFI) and needs its own landing pad (BTI).
  */
 SYM_TYPED_FUNC_START(ftrace_stub)
-#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && !defined(CONFIG_CFI_CLANG)
-SYM_INNER_LABEL(ftrace_stub_graph, SYM_L_GLOBAL)
-#endif
 	ret
 SYM_FUNC_END(ftrace_stub)
 
-#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(CONFIG_CFI_CLANG)
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
 SYM_TYPED_FUNC_START(ftrace_stub_graph)
 	ret
 SYM_FUNC_END(ftrace_stub_graph)
