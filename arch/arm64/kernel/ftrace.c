@@ -24,8 +24,9 @@
  * guaranteed to fetch the new instruction.  Here the maintenance is done
  * once per run of nearby sites of a batch rather than per instruction,
  * and the event is an IPI to every other CPU (exception entry and return
- * synchronise context), sent once per batch: when ftrace_arch_patch()
- * returns, no CPU can run an old instruction.
+ * synchronise context), sent after each store pass of a batch (see
+ * write_words()): when ftrace_arch_patch() returns, no CPU can run an
+ * old instruction.
  *
  * Kernel and module text is mapped read-only, so it is written through a
  * window of its own: a range of kernel virtual addresses, reserved at
@@ -171,15 +172,15 @@ static void sync_words(unsigned int nr)
  * an IPI.
  *
  * Live text is stored twice.  The architecture needs one store, but
- * QEMU's TCG (7.2, multi-threaded) can keep running a block it
- * translated from a page while the first pass was writing it, with
- * words the pass had not reached yet: its check for a write to
- * translated code misses a translation still in progress.  Once the
- * IPI has returned, every CPU has finished any translation it had
- * begun, so the second store of the same words discards whatever was
- * translated from half-written text.  On hardware it rewrites words
- * that already hold those values, which is harmless under the rule
- * above.
+ * under QEMU's multi-threaded TCG (7.2) callbacks were seen running
+ * from sites whose memory already held the NOP.  Our reading, not
+ * confirmed in QEMU's sources: a block translated from a page while
+ * the first pass was writing it keeps words the pass had not reached,
+ * and the write check misses a translation still in progress.  Once
+ * the IPI has returned, every CPU has finished any translation it had
+ * begun, so a second store of the same words discards such blocks.  On
+ * hardware it rewrites words that already hold those values, which is
+ * harmless under the rule above.
  */
 static void write_words(unsigned int nr, bool live)
 {
