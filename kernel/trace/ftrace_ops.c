@@ -392,15 +392,21 @@ static int ops_admit(struct ftrace_ops *ops)
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 /*
- * perf learns of a new trampoline as it learns of other out-of-line
- * kernel code: a ksymbol record, then a text poke record with its bytes.
+ * After the back end was asked for a trampoline: an ops that now has one
+ * the back end made joins ftrace_tramp_list, unless it was on it already
+ * (@listed: FTRACE_OPS_FL_ALLOC_TRAMP was set before; the back end may
+ * have made it a new trampoline, or failed to).  perf learns of a new
+ * trampoline as it learns of other out-of-line kernel code: a ksymbol
+ * record, then a text poke record with its bytes.
  */
-static void tramp_announce(struct ftrace_ops *ops, unsigned long before)
+static void tramp_announce(struct ftrace_ops *ops, unsigned long before,
+			   bool listed)
 {
-	if (before || !ops->trampoline ||
+	if (!ops->trampoline || ops->trampoline == before ||
 	    !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
 		return;
-	list_add_rcu(&ops->list, &ftrace_tramp_list);
+	if (!listed)
+		list_add_rcu(&ops->list, &ftrace_tramp_list);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
 			   ops->trampoline_size, false, FTRACE_TRAMPOLINE_SYM);
 	perf_event_text_poke((void *)ops->trampoline, NULL, 0,
@@ -419,9 +425,10 @@ static void tramp_announce(struct ftrace_ops *ops, unsigned long before)
 int ftrace_tramp_update(struct ftrace_ops *ops)
 {
 	unsigned long before = ops->trampoline;
+	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
 	int ret = ftrace_arch_tramp_update(ops);
 
-	tramp_announce(ops, before);
+	tramp_announce(ops, before, listed);
 	return ret;
 }
 
@@ -433,9 +440,10 @@ int ftrace_tramp_update(struct ftrace_ops *ops)
 static void tramp_prepare(struct ftrace_ops *ops)
 {
 	unsigned long before = ops->trampoline;
+	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
 
 	ftrace_arch_tramp_prepare(ops);
-	tramp_announce(ops, before);
+	tramp_announce(ops, before, listed);
 }
 
 /* Free @ops' trampoline; perf hears of it first. */
