@@ -863,6 +863,11 @@ static void tramp_make(struct ftrace_ops *ops, unsigned long dest)
 	t = module_alloc(size);
 	if (!t)
 		return;
+	/*
+	 * set_memory_ro() makes the pages' direct mapping read-only too:
+	 * freeing the trampoline must give them back writable.
+	 */
+	set_vm_flush_reset_perms(t);
 	if (tramp_fill(t, &c, slot, ops, dest)) {
 		pr_warn("cannot build a trampoline for %ps\n", ops->func);
 		module_memfree(t);
