@@ -94,7 +94,7 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 	fi
 	# A module that damages its own call site, where the back end has the
 	# test hook for it (harness/guest/bootcheck.sh).
-	if grep -qw ftrace_x86_test_poke "$out/Module.symvers" 2> /dev/null; then
+	if grep -qwE 'ftrace_(x86|a64)_test_poke' "$out/Module.symvers" 2> /dev/null; then
 		module_dir ftcorrupt > /dev/null
 		module_build ftcorrupt
 	fi

@@ -102,6 +102,7 @@ configure() {
 	frags="$frags $top/configs/kunit.config $top/configs/$arch.config"
 	# Options only the flavor's own code has (its KUnit suites).
 	if [ -f "$top/configs/$flavor.config" ]; then frags="$frags $top/configs/$flavor.config"; fi
+	if [ -f "$top/configs/$flavor-$arch.config" ]; then frags="$frags $top/configs/$flavor-$arch.config"; fi
 	# The distro fragment (in-tree ftrace users), for the arches that have
 	# a configs/distro-ARCH.config; DISTRO=0 leaves it out.
 	if [ "${DISTRO:-1}" != 0 ] && [ -f "$top/configs/distro-$arch.config" ]; then

@@ -97,7 +97,11 @@ echo 1 > /proc/sys/kernel/printk
 echo ftcorrupt_victim > $T/set_ftrace_filter
 echo function > $T/current_tracer 2> /dev/null
 n=$(dmesg | grep -c "$report")
-if [ "$n" = 1 ] && dmesg | grep -q 'found    0f 1f 40 00 90'; then
+case "$(uname -m)" in
+aarch64) found='f0 03 10 aa' ;;
+*) found='0f 1f 40 00 90' ;;
+esac
+if [ "$n" = 1 ] && dmesg | grep -q "found    $found"; then
 	pass "damaged site reported once, with the bytes found"
 else
 	failed "damaged site reported once" "$n reports naming ftcorrupt_victim"

@@ -74,6 +74,8 @@
 	mov	x11, #PSR_MODE_EL1h
 	orr	x10, x10, x11
 	str	x10, [sp, #S_PSTATE]
+	/* No direct call yet: see site_regs_restore. */
+	str	xzr, [sp, #S_ORIG_X0]
 	.else
 	/* PSTATE says only "kernel": user_mode() on these regs is false. */
 	str	x8, [sp, #S_X8]
@@ -91,27 +93,46 @@
 	stp	x29, x30, [sp, #S_STACKFRAME]
 	add	x29, sp, #S_STACKFRAME
 
-	/* func(ip, parent_ip, op, fregs): ip is the site, the BL. */
+	/*
+	 * func(ip, parent_ip, op, fregs): ip is the site, the BL.  The
+	 * code after the macro loads op into x2.
+	 */
 	sub	x0, x30, #AARCH64_INSN_SIZE
 	mov	x1, x9
-	ldr_l	x2, function_trace_op
 	mov	x3, sp
 	.endm
 
 	/*
 	 * Reload the arguments and the site's fp, return address and pc,
 	 * which an ops may have changed, and go on at that pc.
+	 *
+	 * With @all, a direct call may be due: a direct ops sharing the
+	 * site left its target in orig_x0 (arch_ftrace_set_direct_caller()).
+	 * The target is entered as a site enters a caller, with x9 the
+	 * return address and x30 where the function resumes; BR x17 may
+	 * land on a BTI C.
 	 */
-	.macro	site_regs_restore
+	.macro	site_regs_restore, all
 	ldp	x0, x1, [sp, #S_X0]
 	ldp	x2, x3, [sp, #S_X2]
 	ldp	x4, x5, [sp, #S_X4]
 	ldp	x6, x7, [sp, #S_X6]
 	ldr	x8, [sp, #S_X8]
+	.if	\all
+	ldr	x17, [sp, #S_ORIG_X0]
+	cbnz	x17, .Ldirect\@
+	.endif
 	ldp	x29, x30, [sp, #S_FP]
 	ldr	x9, [sp, #S_PC]
 	add	sp, sp, #CALLER_FRAME
 	ret	x9
+	.if	\all
+.Ldirect\@:
+	ldp	x29, x9, [sp, #S_FP]
+	ldr	x30, [sp, #S_PC]
+	add	sp, sp, #CALLER_FRAME
+	br	x17
+	.endif
 	.endm
 
 /*
@@ -121,17 +142,76 @@
  */
 SYM_CODE_START(ftrace_caller)
 	site_regs_save	0
+	ldr_l	x2, function_trace_op
 SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	bl	ftrace_stub
-	site_regs_restore
+	site_regs_restore 0
 SYM_CODE_END(ftrace_caller)
 
 SYM_CODE_START(ftrace_regs_caller)
 	site_regs_save	1
+	ldr_l	x2, function_trace_op
 SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	bl	ftrace_stub
-	site_regs_restore
+	site_regs_restore 1
 SYM_CODE_END(ftrace_regs_caller)
+
+#ifdef CONFIG_MODULES
+/*
+ * The two templates of an ops' own trampoline (see ftrace.c), never run
+ * in place.  Each is a shared caller that takes its ops and the function
+ * it calls from the two words after its code instead of from
+ * function_trace_op and a BL, so a copy runs wherever it is put, and the
+ * function it calls is changed by one 64-bit store.  A copy lives where
+ * modules do, which a site can reach with its BL; the function may be
+ * beyond a BL's reach of the copy, hence BLR.  x17 is free here (see
+ * above).
+ */
+	.macro	tramp_template, all
+	site_regs_save	\all
+	ldr	x2, 8f
+	ldr	x17, 9f
+	blr	x17
+	site_regs_restore \all
+	.balign	8
+8:	.quad	0			// the ops
+9:	.quad	0			// its function, or ftrace_stub
+	.endm
+
+/*
+ * A template starts 8-byte aligned, so that in a copy (page aligned) its
+ * two words are too: an aligned 64-bit store is single-copy atomic, and a
+ * CPU reading the function while it changes gets the old or the new one.
+ */
+	.balign	8
+SYM_CODE_START(ftrace_tramp_template)
+	tramp_template	0
+SYM_INNER_LABEL(ftrace_tramp_template_end, SYM_L_GLOBAL)
+SYM_CODE_END(ftrace_tramp_template)
+
+	.balign	8
+SYM_CODE_START(ftrace_regs_tramp_template)
+	tramp_template	1
+SYM_INNER_LABEL(ftrace_regs_tramp_template_end, SYM_L_GLOBAL)
+SYM_CODE_END(ftrace_regs_tramp_template)
+#endif
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * A direct-call target that does nothing: it goes on into the function
+ * with the function's return address back in x30.  A plain C function
+ * cannot be a target here (its RET would go back into the function with
+ * x30 still pointing there); the tracers' boot self test uses this one.
+ */
+SYM_CODE_START(ftrace_stub_direct_tramp)
+#ifdef CONFIG_ARM64_BTI_KERNEL
+	bti	c			// reached by BR from ftrace_regs_caller
+#endif
+	mov	x17, x30
+	mov	x30, x9
+	ret	x17
+SYM_CODE_END(ftrace_stub_direct_tramp)
+#endif
 
 /*
  * Never run: its address is MCOUNT_ADDR, the core's name for what a

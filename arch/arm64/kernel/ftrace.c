@@ -45,6 +45,7 @@
 #include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/moduleloader.h>
 #include <linux/mutex.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
@@ -54,6 +55,7 @@
 #include <asm/ftrace.h>
 #include <asm/ftrace_insn.h>
 #include <asm/module.h>
+#include <asm/set_memory.h>
 #include <asm/tlbflush.h>
 
 #ifdef CONFIG_DYNAMIC_FTRACE
@@ -220,6 +222,17 @@ static unsigned long site_branch(unsigned long ip, unsigned long dest)
 
 	if (ftrace_a64_reaches(ip, dest))
 		return dest;
+	/*
+	 * An ops' trampoline (or a direct call's target) out of reach: the
+	 * register-saving shared caller serves any ops, as it calls the
+	 * list function, or the one ops' function when only one is
+	 * registered.
+	 */
+	if (dest != FTRACE_ADDR && dest != FTRACE_REGS_ADDR) {
+		dest = FTRACE_REGS_ADDR;
+		if (ftrace_a64_reaches(ip, dest))
+			return dest;
+	}
 #ifdef CONFIG_ARM64_MODULE_PLTS
 	if (dest == FTRACE_ADDR || dest == FTRACE_REGS_ADDR) {
 		int idx = dest == FTRACE_ADDR ? FTRACE_PLT_IDX :
@@ -402,6 +415,31 @@ int ftrace_arch_set_graph(bool on)
 	return 0;
 }
 
+#if defined(CONFIG_FTRACE_CORE_KUNIT_TEST) && defined(CONFIG_MODULES)
+/**
+ * ftrace_a64_test_poke - overwrite one instruction of a module's text
+ * @ip: where, inside the text of a loaded module
+ * @insn: the instruction to write
+ *
+ * Lets a test module damage one of its own call sites, to check that the
+ * core refuses to patch it, reports it once and shuts itself off.  Only
+ * built with the core's KUnit option.
+ *
+ * Return: 0, or -EINVAL if @ip is not module text or not aligned.
+ */
+int ftrace_a64_test_poke(unsigned long ip, u32 insn)
+{
+	if (!is_module_text_address(ip) || ip & (WORD - 1))
+		return -EINVAL;
+	mutex_lock(&text_mutex);
+	words[0] = (struct text_word){ ip, insn };
+	write_words(1, true);
+	mutex_unlock(&text_mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ftrace_a64_test_poke);
+#endif
+
 /* Reserve the window: its addresses and page tables, no pages. */
 static int win_pte_note(pte_t *pte, unsigned long addr, void *data)
 {
@@ -421,10 +459,151 @@ int __init ftrace_arch_init(void)
 				   win_pte_note, NULL);
 }
 
+#ifdef CONFIG_MODULES
 /*
- * No trampolines of its own yet: every site calls a shared caller, which
- * calls the one ops' function or the list function.
+ * An ops' own trampoline: a copy of a template in entry-ftrace.S, in
+ * memory from module_alloc(), read-only and executable.  Its last two
+ * words are the ops and the function it calls; the function is changed
+ * by one aligned 64-bit store through the window, which a CPU sees whole
+ * or not at all, so no instruction of a trampoline ever changes.
  */
+#define TRAMP_OPS(size)		((size) - 2 * sizeof(u64))
+#define TRAMP_FUNC(size)	((size) - sizeof(u64))
+
+static const u8 *tramp_template(struct ftrace_ops *ops, unsigned int *size)
+{
+	if (ops->flags & FTRACE_OPS_FL_SAVE_REGS) {
+		*size = ftrace_regs_tramp_template_end - ftrace_regs_tramp_template;
+		return ftrace_regs_tramp_template;
+	}
+	*size = ftrace_tramp_template_end - ftrace_tramp_template;
+	return ftrace_tramp_template;
+}
+
+/* Does @ops have a trampoline this file made? */
+static bool own_tramp(struct ftrace_ops *ops)
+{
+	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && ops->trampoline;
+}
+
+/* Make @ops a trampoline that calls @func; on failure sites use a caller. */
+static void tramp_make(struct ftrace_ops *ops, unsigned long func)
+{
+	unsigned int size, pages, i;
+	const u8 *tmpl = tramp_template(ops, &size);
+	u8 *t;
+
+	/* The words must be aligned in the copy (see entry-ftrace.S). */
+	if (WARN_ON_ONCE(!IS_ALIGNED(TRAMP_OPS(size), sizeof(u64)) ||
+			 !IS_ALIGNED((unsigned long)tmpl, sizeof(u64))))
+		return;
+	t = module_alloc(PAGE_ALIGN(size));
+	if (!t)
+		return;
+	/* What is not the trampoline traps, rather than run stale code. */
+	for (i = 0; i < PAGE_ALIGN(size) / WORD; i++)
+		((__le32 *)t)[i] = cpu_to_le32(FTRACE_A64_BRK);
+	memcpy(t, tmpl, size);
+	*(u64 *)(t + TRAMP_OPS(size)) = (unsigned long)ops;
+	*(u64 *)(t + TRAMP_FUNC(size)) = func;
+	/* Freeing it gives the pages back writable and not executable. */
+	set_vm_flush_reset_perms(t);
+	pages = DIV_ROUND_UP(size, PAGE_SIZE);
+	if (set_memory_ro((unsigned long)t, pages) ||
+	    set_memory_x((unsigned long)t, pages)) {
+		module_memfree(t);
+		return;
+	}
+	/* The address may have held other code: no CPU keeps any of it. */
+	flush_icache_range((unsigned long)t, (unsigned long)t + size);
+	ops->trampoline = (unsigned long)t;
+	ops->trampoline_size = size;
+	ops->flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
+}
+
+/* Make @ops' trampoline call @func: one store, then every CPU sees it. */
+static void tramp_point(struct ftrace_ops *ops, unsigned long func)
+{
+	unsigned long at = ops->trampoline + TRAMP_FUNC(ops->trampoline_size);
+
+	mutex_lock(&text_mutex);
+	WRITE_ONCE(*win_pte[0], pfn_pte(vmalloc_to_pfn((void *)at), PAGE_KERNEL));
+	dsb(ishst);
+	isb();
+	asm volatile("str %0, [%1]"
+		     : : "r"((u64)func), "r"(win_base + offset_in_page(at))
+		     : "memory");
+	win_unmap(0);
+	mutex_unlock(&text_mutex);
+}
+
+static void tramp_set(struct ftrace_ops *ops, unsigned long func)
+{
+	unsigned int size;
+
+	if (!ops->trampoline) {
+		tramp_make(ops, func);
+		return;
+	}
+	/* A trampoline its owner made is the owner's business. */
+	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		return;
+	tramp_template(ops, &size);
+	if (ops->trampoline_size != size) {
+		/*
+		 * The ops changed its SAVE_REGS flag since its kept
+		 * trampoline was made, and a task may still be inside
+		 * that one: leave it, and make another.
+		 */
+		WARN_ONCE(1, "ftrace: %ps changed shape; its old trampoline stays\n",
+			  ops->func);
+		ops->trampoline = 0;
+		tramp_make(ops, func);
+		return;
+	}
+	tramp_point(ops, func);
+}
+
+void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
+{
+	tramp_set(ops, (unsigned long)ftrace_stub);
+}
+
+int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+{
+	tramp_set(ops, (unsigned long)ftrace_ops_get_func(ops));
+	return 0;
+}
+
+void ftrace_arch_tramp_park(struct ftrace_ops *ops)
+{
+	if (own_tramp(ops))
+		tramp_point(ops, (unsigned long)ftrace_stub);
+}
+
+void ftrace_arch_tramp_free(struct ftrace_ops *ops)
+{
+	if (!own_tramp(ops))
+		return;
+	module_memfree((void *)ops->trampoline);
+	ops->trampoline = 0;
+}
+
+/*
+ * What a trampoline calls.  As 6.1's arm64, enabled_functions names no
+ * callee for the shared callers.
+ */
+void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
+{
+	if (!ops || !own_tramp(ops))
+		return NULL;
+	return (void *)READ_ONCE(*(u64 *)(ops->trampoline +
+					  TRAMP_FUNC(ops->trampoline_size)));
+}
+
+#else /* !CONFIG_MODULES */
+
+/* No module_alloc(): every site calls a shared caller. */
 void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
 {
 }
@@ -442,14 +621,12 @@ void ftrace_arch_tramp_free(struct ftrace_ops *ops)
 {
 }
 
-/*
- * As 6.1's arm64 (no arch_ftrace_trampoline_func()), enabled_functions
- * names no callee after a site's flags.
- */
 void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
 {
 	return NULL;
 }
+
+#endif /* CONFIG_MODULES */
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 

@@ -2,11 +2,12 @@
 /*
  * KUnit tests of the arm64 ftrace back end's instruction encoding
  * (<asm/ftrace_insn.h>): the NOP, "mov x9, x30", BL and its reach, the
- * choice of a module veneer, refused input and decoding.  Nothing here
- * writes text.
+ * choice of a module veneer, refused input and decoding; and the shape of
+ * the per-ops trampoline templates.  Nothing here writes text.
  */
 #include <kunit/test.h>
 #include <linux/sizes.h>
+#include <asm/ftrace.h>
 #include <asm/ftrace_insn.h>
 
 /* A plausible kernel text address. */
@@ -114,6 +115,61 @@ static void veneer_choice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_a64_via(PC, far, PC + SZ_128M), 0UL);
 }
 
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && defined(CONFIG_MODULES)
+/* LDR (literal), 64-bit: the register and the address it loads from. */
+static bool ldr_literal(const u8 *at, unsigned int *reg, const u8 **from)
+{
+	u32 insn = le32_to_cpu(*(const __le32 *)at);
+	s32 imm19 = (s32)(insn << 8) >> 13;
+
+	if ((insn & 0xff000000U) != 0x58000000U)
+		return false;
+	*reg = insn & 0x1f;
+	*from = at + imm19 * 4;
+	return true;
+}
+
+/*
+ * Each template loads its ops into x2 from its second-last word and its
+ * function into x17 from its last, both 8-byte aligned (so that a copy's
+ * function can be changed by one single-copy atomic store), and nothing
+ * else PC-relative but its own branches.
+ */
+static void check_template(struct kunit *test, const u8 *start, const u8 *end)
+{
+	unsigned int reg, seen = 0;
+	const u8 *at, *from;
+
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)start, 8));
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(end - start, 8));
+	for (at = start; at < end - 16; at += AARCH64_INSN_SIZE) {
+		u32 insn = le32_to_cpu(*(const __le32 *)at);
+
+		/* ADRP and BL would not survive the copy. */
+		KUNIT_EXPECT_NE(test, insn & 0x9f000000U, 0x90000000U);
+		KUNIT_EXPECT_NE(test, insn & FTRACE_A64_BL_MASK, FTRACE_A64_BL);
+		if (!ldr_literal(at, &reg, &from))
+			continue;
+		if (reg == 2) {
+			KUNIT_EXPECT_PTR_EQ(test, from, end - 16);
+			seen |= 1;
+		} else {
+			KUNIT_EXPECT_EQ(test, reg, 17U);
+			KUNIT_EXPECT_PTR_EQ(test, from, end - 8);
+			seen |= 2;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, seen, 3U);
+}
+
+static void tramp_templates(struct kunit *test)
+{
+	check_template(test, ftrace_tramp_template, ftrace_tramp_template_end);
+	check_template(test, ftrace_regs_tramp_template,
+		       ftrace_regs_tramp_template_end);
+}
+#endif
+
 static struct kunit_case ftrace_insn_cases[] = {
 	KUNIT_CASE(fixed_words),
 	KUNIT_CASE(bl_encodings),
@@ -121,6 +177,9 @@ static struct kunit_case ftrace_insn_cases[] = {
 	KUNIT_CASE(bl_refuses_misaligned),
 	KUNIT_CASE(bl_decodes),
 	KUNIT_CASE(veneer_choice),
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && defined(CONFIG_MODULES)
+	KUNIT_CASE(tramp_templates),
+#endif
 	{}
 };
 

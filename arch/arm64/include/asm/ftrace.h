@@ -84,9 +84,32 @@ struct ftrace_regs;
 extern void ftrace_call(void);
 extern void ftrace_regs_call(void);
 
+/* The templates of the per-ops trampolines (entry-ftrace.S). */
+extern const u8 ftrace_tramp_template[], ftrace_tramp_template_end[];
+extern const u8 ftrace_regs_tramp_template[], ftrace_regs_tramp_template_end[];
+
 void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs);
 #define ftrace_graph_func ftrace_graph_func
+
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * A direct call on a site that other ops want as well: the direct ops
+ * leaves the target in orig_x0, which ftrace_regs_caller cleared, and
+ * ftrace_regs_caller leaves through it.  A target is entered as a site
+ * enters a caller: x9 holds the function's return address, x30 the
+ * address where the function resumes.
+ */
+static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
+						 unsigned long addr)
+{
+	regs->orig_x0 = addr;
+}
+
+/* A target that does nothing (entry-ftrace.S), for the boot self test. */
+void ftrace_stub_direct_tramp(void);
+#define ARCH_HAS_FTRACE_STUB_DIRECT_TRAMP
+#endif
 #endif
 
 #define ftrace_return_address(n) return_address(n)
