@@ -36,6 +36,12 @@ if [ -n "$cc" ]; then
 		$cc -static -O2 -Wall -Wextra -Werror -o "$bench_bin" "$top/harness/guest/ftbench.c"
 	fi
 	install -m 755 "$bench_bin" "$root/harness/ftbench"
+	# bpfkmulti attaches a BPF kprobe_multi program (harness/ftt/bpf-kprobe-multi.tc).
+	kmulti_bin="$build/bench/bpfkmulti-$arch"
+	if [ ! -x "$kmulti_bin" ] || [ "$top/harness/guest/bpfkmulti.c" -nt "$kmulti_bin" ]; then
+		$cc -static -O2 -Wall -Wextra -Werror -o "$kmulti_bin" "$top/harness/guest/bpfkmulti.c"
+	fi
+	install -m 755 "$kmulti_bin" "$root/harness/bpfkmulti"
 	# bpftramp attaches BPF fentry/fexit programs (harness/ftt-btf).
 	if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$out/.config"; then
 		bpf_bin="$build/bench/bpftramp-$arch"

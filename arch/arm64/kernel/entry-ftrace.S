@@ -59,16 +59,7 @@
 	stp	x4, x5, [sp, #S_X4]
 	stp	x6, x7, [sp, #S_X6]
 	.if	\all
-	stp	x8, x9, [sp, #S_X8]
-	stp	x10, x11, [sp, #S_X10]
-	stp	x12, x13, [sp, #S_X12]
-	stp	x14, x15, [sp, #S_X14]
-	stp	x16, x17, [sp, #S_X16]
-	stp	x18, x19, [sp, #S_X18]
-	stp	x20, x21, [sp, #S_X20]
-	stp	x22, x23, [sp, #S_X22]
-	stp	x24, x25, [sp, #S_X24]
-	stp	x26, x27, [sp, #S_X26]
+	pt_regs_store_x8_x27
 	str	x28, [sp, #S_X28]
 	mrs	x10, daif
 	mov	x11, #PSR_MODE_EL1h

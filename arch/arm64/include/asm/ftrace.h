@@ -137,4 +137,38 @@ static inline bool arch_syscall_match_sym_name(const char *sym,
 }
 #endif /* __ASSEMBLY__ */
 
+#ifdef __ASSEMBLY__
+/*
+ * Store x8-x27 in their slots of a struct pt_regs at sp (asm-offsets'
+ * S_Xn): the middle of a full register save, which ftrace_regs_caller
+ * and the rethook trampoline share.
+ */
+	.macro	pt_regs_store_x8_x27
+	stp	x8, x9, [sp, #S_X8]
+	stp	x10, x11, [sp, #S_X10]
+	stp	x12, x13, [sp, #S_X12]
+	stp	x14, x15, [sp, #S_X14]
+	stp	x16, x17, [sp, #S_X16]
+	stp	x18, x19, [sp, #S_X18]
+	stp	x20, x21, [sp, #S_X20]
+	stp	x22, x23, [sp, #S_X22]
+	stp	x24, x25, [sp, #S_X24]
+	stp	x26, x27, [sp, #S_X26]
+	.endm
+
+	/* And load them back. */
+	.macro	pt_regs_load_x8_x27
+	ldp	x8, x9, [sp, #S_X8]
+	ldp	x10, x11, [sp, #S_X10]
+	ldp	x12, x13, [sp, #S_X12]
+	ldp	x14, x15, [sp, #S_X14]
+	ldp	x16, x17, [sp, #S_X16]
+	ldp	x18, x19, [sp, #S_X18]
+	ldp	x20, x21, [sp, #S_X20]
+	ldp	x22, x23, [sp, #S_X22]
+	ldp	x24, x25, [sp, #S_X24]
+	ldp	x26, x27, [sp, #S_X26]
+	.endm
+#endif
+
 #endif /* __ASM_FTRACE_H */
