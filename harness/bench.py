@@ -30,6 +30,8 @@ LABELS = {
     'disable_function_all': ('function tracer off again', 'instr'),
     'enable_function_all_writes': ('  of which call-site writes (our timer)', 'instr'),
     'disable_function_all_writes': ('  of which call-site writes (our timer)', 'instr'),
+    'enable_function_one': ('function tracer on, filtered to 1 function', 'instr'),
+    'disable_function_one': ('function tracer off, filtered to 1 function', 'instr'),
     'set_filter_1000_names': ('set_ftrace_filter, 1,000 names, one open', 'instr'),
     'set_filter_glob_lock': ("set_ftrace_filter '*lock*'", 'instr'),
     'clear_filter': ('clear set_ftrace_filter', 'instr'),
@@ -43,7 +45,8 @@ LABELS = {
 ORDER = ['records', 'record_bytes_per_record', 'ftrace_init_span', 'ftrace_init_end',
          'boot_to_bench',
          'enable_function_all', 'enable_function_all_writes',
-         'disable_function_all', 'disable_function_all_writes', 'set_filter_1000_names',
+         'disable_function_all', 'disable_function_all_writes',
+         'enable_function_one', 'disable_function_one', 'set_filter_1000_names',
          'set_filter_glob_lock', 'clear_filter', 'read_available_filter_functions',
          'syscall_tracing_off', 'syscall_function_all',
          'syscall_function_all_plus_filtered_instance', 'syscall_function_graph_all']

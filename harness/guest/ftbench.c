@@ -301,6 +301,21 @@ int main(int argc, char **argv)
 		metric("disable_function_all_writes", median(woff, switches), "ns");
 	}
 
+	/*
+	 * The same switches with the function filtered to one other
+	 * function: what a switch costs besides writing the call sites (the
+	 * tracer's own start and stop, the ring-buffer reset's grace periods).
+	 */
+	snprintf(one, sizeof(one), "%s\n", other);
+	puts_file(T "set_ftrace_filter", one);
+	for (i = 0; i < switches; i++) {
+		on[i] = puts_file(T "current_tracer", "function");
+		off[i] = puts_file(T "current_tracer", "nop");
+	}
+	metric("enable_function_one", median(on, switches), "ns");
+	metric("disable_function_one", median(off, switches), "ns");
+	put(T "set_ftrace_filter", "", 0, 1);
+
 	puts_file(T "current_tracer", "function");
 	metric("syscall_function_all", per_call(), "ns/call");
 
