@@ -93,8 +93,10 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 	} > "$mdir/ftstress-funcs.h"
 	module_build ftstress
 	# The registers an ftrace callback sees (harness/ftt/caller-regs.tc),
-	# on x86_64 kernels of either flavor with dynamic ftrace.
-	if [ "$arch" = x86_64 ] && grep -q '^CONFIG_DYNAMIC_FTRACE=y' "$out/.config"; then
+	# on x86_64 and arm64 kernels of either flavor with dynamic ftrace
+	# (on arm64, with its pt_regs: DYNAMIC_FTRACE_WITH_REGS).
+	if { [ "$arch" = x86_64 ] || grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_REGS=y' "$out/.config"; } &&
+		grep -q '^CONFIG_DYNAMIC_FTRACE=y' "$out/.config"; then
 		module_dir ftregs > /dev/null
 		module_build ftregs
 	fi

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What an ftrace callback sees of a traced function on x86_64, and what it
- * may change, through each way a call site can lead to it: an ops alone
+ * What an ftrace callback sees of a traced function (x86_64 or arm64), and
+ * what it may change, through each way a call site can lead to it: an ops alone
  * on the function (its trampoline, if the kernel makes one), two ops (the
  * shared caller and the list function), with and without saved registers.
  *
@@ -13,8 +13,12 @@
 #include <linux/ftrace.h>
 #include <linux/irqflags.h>
 #include <linux/module.h>
+#ifdef CONFIG_X86
 #include <asm/ibt.h>
 #include <asm/segment.h>
+#else
+#include <asm/insn.h>
+#endif
 
 /* ftregs_target(1, 2, 3, 4, 5, 6), and what ftregs_instead() returns. */
 #define SUM	(1 + 2 * 2 + 3 * 3 + 4 * 4 + 5 * 5 + 6 * 6)
@@ -59,11 +63,21 @@ static void notrace ftregs_func(unsigned long ip, unsigned long parent_ip,
 	s->parent_ip = parent_ip;
 	s->full = ftrace_get_regs(fregs);
 	s->regs = fregs->regs;
+#ifdef CONFIG_X86
 	s->at_sp = ((unsigned long *)fregs->regs.sp)[0];
 	s->below_sp = ((unsigned long *)fregs->regs.sp)[-1];
-	if (p->redirect)
+#endif
+	/*
+	 * 6.1's ftrace_instruction_pointer_set() does nothing without
+	 * DYNAMIC_FTRACE_WITH_ARGS (arm64): there an IPMODIFY ops sets the
+	 * pc of its pt_regs.
+	 */
+	if (p->redirect && IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS))
 		ftrace_instruction_pointer_set(fregs,
 					       (unsigned long)ftregs_instead);
+	else if (p->redirect)
+		instruction_pointer_set(&fregs->regs,
+					(unsigned long)ftregs_instead);
 }
 
 static struct probe plain = { .ops.func = ftregs_func };
@@ -106,6 +120,9 @@ static void report(const char *what, const char *why)
 	}
 }
 
+#ifdef CONFIG_X86
+#define SEEN_PC(s)	((s)->regs.ip)
+
 /* The call site: the function's first instruction, or the one after ENDBR. */
 static unsigned long target_site(void)
 {
@@ -114,24 +131,10 @@ static unsigned long target_site(void)
 	return fn + (is_endbr(*(u32 *)fn) ? ENDBR_INSN_SIZE : 0);
 }
 
-/*
- * What is wrong with @s after one call_target(), or NULL.
- * @full_wanted: an ops of the run asked for saved registers (they all see
- * the same frame); @moved: an ops of the run moves regs.ip, maybe before
- * this one is called.
- */
-static const char *check_seen(const struct seen *s, bool full_wanted,
-			      bool moved)
+/* What x86_64's pt_regs must hold besides ip: the stack and the arguments. */
+static const char *check_arch(const struct seen *s, bool full_wanted,
+			      unsigned long site)
 {
-	unsigned long site = target_site();
-
-	if (s->calls != 1)
-		return "not called exactly once";
-	if (s->ip != site)
-		return "ip is not the call site";
-	if (s->regs.ip != site + MCOUNT_INSN_SIZE &&
-	    !(moved && s->regs.ip == (unsigned long)ftregs_instead))
-		return "regs.ip is not the return into the traced function";
 	/* regs.sp: the parent's slot, just above the return into the site. */
 	if (s->at_sp != s->parent_ip || s->below_sp != site + MCOUNT_INSN_SIZE ||
 	    s->parent_ip == site + MCOUNT_INSN_SIZE)
@@ -148,6 +151,72 @@ static const char *check_seen(const struct seen *s, bool full_wanted,
 			    !(s->regs.flags & X86_EFLAGS_FIXED)))
 		return "full pt_regs without kernel segments or real flags";
 	return NULL;
+}
+#else
+#define SEEN_PC(s)	((s)->regs.pc)
+
+/*
+ * The call site: the BL after "mov x9, x30" at the function's start (or
+ * after its BTI C).
+ */
+static unsigned long target_site(void)
+{
+	unsigned long fn = (unsigned long)ftregs_target;
+
+	/* BTI C is HINT #34: the NOP encoding with AARCH64_INSN_HINT_BTIC. */
+	if (le32_to_cpu(*(__le32 *)fn) == (0xd503201f | AARCH64_INSN_HINT_BTIC))
+		fn += AARCH64_INSN_SIZE;
+	return fn + AARCH64_INSN_SIZE;
+}
+
+/*
+ * What arm64's pt_regs must hold besides pc: the traced function's return
+ * address in x30 (what the callback got as parent_ip, a return into
+ * call_target()), the arguments in x0-x5, and with SAVE_REGS a kernel
+ * PSTATE with interrupts on.  arm64 always passes a pt_regs.  6.1's arm64
+ * (which has no direct calls: that tells the kernels apart) leaves PSTATE
+ * unset, stack garbage; ours sets it, so the check is ours only.
+ */
+static const char *check_arch(const struct seen *s, bool full_wanted,
+			      unsigned long site)
+{
+	if (s->regs.regs[30] != s->parent_ip ||
+	    s->parent_ip == site + MCOUNT_INSN_SIZE)
+		return "regs[30] is not the traced function's return address";
+	if (s->regs.regs[0] != 1 || s->regs.regs[1] != 2 ||
+	    s->regs.regs[2] != 3 || s->regs.regs[3] != 4 ||
+	    s->regs.regs[4] != 5 || s->regs.regs[5] != 6)
+		return "argument registers differ from the arguments";
+	if (!s->full)
+		return "no pt_regs";
+	if (full_wanted &&
+	    IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) &&
+	    ((s->regs.pstate & PSR_MODE_MASK) != PSR_MODE_EL1h ||
+	     (s->regs.pstate & PSR_I_BIT)))
+		return "full pt_regs without EL1h or with interrupts masked";
+	return NULL;
+}
+#endif
+
+/*
+ * What is wrong with @s after one call_target(), or NULL.
+ * @full_wanted: an ops of the run asked for saved registers (they all see
+ * the same frame); @moved: an ops of the run moves regs.ip, maybe before
+ * this one is called.
+ */
+static const char *check_seen(const struct seen *s, bool full_wanted,
+			      bool moved)
+{
+	unsigned long site = target_site();
+
+	if (s->calls != 1)
+		return "not called exactly once";
+	if (s->ip != site)
+		return "ip is not the call site";
+	if (SEEN_PC(s) != site + MCOUNT_INSN_SIZE &&
+	    !(moved && SEEN_PC(s) == (unsigned long)ftregs_instead))
+		return "regs.ip is not the return into the traced function";
+	return check_arch(s, full_wanted, site);
 }
 
 static int arm(struct probe *p)
@@ -244,5 +313,5 @@ static void __exit ftregs_exit(void)
 }
 module_exit(ftregs_exit);
 
-MODULE_DESCRIPTION("What an ftrace callback sees of registers on x86_64");
+MODULE_DESCRIPTION("What an ftrace callback sees of registers");
 MODULE_LICENSE("GPL");
