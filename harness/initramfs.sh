@@ -38,14 +38,16 @@ if [ -n "$cc" ]; then
 	install -m 755 "$bench_bin" "$root/harness/ftbench"
 	# bpfkmulti attaches a BPF kprobe_multi program (harness/ftt/bpf-kprobe-multi.tc).
 	kmulti_bin="$build/bench/bpfkmulti-$arch"
-	if [ ! -x "$kmulti_bin" ] || [ "$top/harness/guest/bpfkmulti.c" -nt "$kmulti_bin" ]; then
+	if [ ! -x "$kmulti_bin" ] || [ "$top/harness/guest/bpfkmulti.c" -nt "$kmulti_bin" ] ||
+		[ "$top/harness/guest/bpfraw.h" -nt "$kmulti_bin" ]; then
 		$cc -static -O2 -Wall -Wextra -Werror -o "$kmulti_bin" "$top/harness/guest/bpfkmulti.c"
 	fi
 	install -m 755 "$kmulti_bin" "$root/harness/bpfkmulti"
 	# bpftramp attaches BPF fentry/fexit programs (harness/ftt-btf).
 	if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$out/.config"; then
 		bpf_bin="$build/bench/bpftramp-$arch"
-		if [ ! -x "$bpf_bin" ] || [ "$top/harness/guest/bpftramp.c" -nt "$bpf_bin" ]; then
+		if [ ! -x "$bpf_bin" ] || [ "$top/harness/guest/bpftramp.c" -nt "$bpf_bin" ] ||
+			[ "$top/harness/guest/bpfraw.h" -nt "$bpf_bin" ]; then
 			$cc -static -O2 -Wall -Wextra -Werror -o "$bpf_bin" "$top/harness/guest/bpftramp.c"
 		fi
 		install -m 755 "$bpf_bin" "$root/harness/bpftramp"
@@ -95,7 +97,8 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 	# The registers an ftrace callback sees (harness/ftt/caller-regs.tc),
 	# on x86_64 and arm64 kernels of either flavor with dynamic ftrace
 	# (on arm64, with its pt_regs: DYNAMIC_FTRACE_WITH_REGS).
-	if { [ "$arch" = x86_64 ] || grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_REGS=y' "$out/.config"; } &&
+	if { [ "$arch" = x86_64 ] ||
+		{ [ "$arch" = arm64 ] && grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_REGS=y' "$out/.config"; }; } &&
 		grep -q '^CONFIG_DYNAMIC_FTRACE=y' "$out/.config"; then
 		module_dir ftregs > /dev/null
 		module_build ftregs

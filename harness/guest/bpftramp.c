@@ -34,21 +34,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bpfraw.h"
+
 static char vlog[65536];
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
-/* One instruction: opcode, registers, offset, immediate. */
-static struct bpf_insn insn(uint8_t code, uint8_t dst, uint8_t src,
-			    int16_t off, int32_t imm)
-{
-	struct bpf_insn i = { .code = code, .dst_reg = dst, .src_reg = src,
-			      .off = off, .imm = imm };
-	return i;
-}
 
 /* Bytes of kind-specific data after a struct btf_type. */
 static long btf_extra(const struct btf_type *t)

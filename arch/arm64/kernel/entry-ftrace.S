@@ -59,7 +59,7 @@
 	stp	x4, x5, [sp, #S_X4]
 	stp	x6, x7, [sp, #S_X6]
 	.if	\all
-	pt_regs_store_x8_x27
+	pt_regs_x8_x27 stp
 	str	x28, [sp, #S_X28]
 	mrs	x10, daif
 	mov	x11, #PSR_MODE_EL1h

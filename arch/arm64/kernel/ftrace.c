@@ -52,6 +52,7 @@
 #include <linux/vmalloc.h>
 
 #include <asm/cacheflush.h>
+#include <asm/debug-monitors.h>
 #include <asm/ftrace.h>
 #include <asm/ftrace_insn.h>
 #include <asm/module.h>
@@ -209,6 +210,31 @@ static int text_read(unsigned long addr, u32 *insn)
 		return -EFAULT;
 	*insn = le32_to_cpu(v);
 	return 0;
+}
+
+/**
+ * ftrace_site_func() - the function an ftrace site belongs to
+ * @ip: a site, as an ops is called with it, or a function's own address
+ *
+ * A site follows "mov x9, x30" (which a kprobe on the function's entry
+ * replaces with its BRK), and that follows BTI C where the function has
+ * a landing pad.  The word before a function is none of these: it ends
+ * the function before it, or pads; so a function's address comes back as
+ * it is.  BPF's kprobe_multi goes by function addresses (patch 0017).
+ *
+ * Return: the address of the function.
+ */
+unsigned long __kprobes ftrace_site_func(unsigned long ip)
+{
+	u32 insn;
+
+	if (text_read(ip - AARCH64_INSN_SIZE, &insn) ||
+	    (insn != FTRACE_A64_MOV_X9_LR && insn != BRK64_OPCODE_KPROBES))
+		return ip;
+	ip -= AARCH64_INSN_SIZE;
+	if (!text_read(ip - AARCH64_INSN_SIZE, &insn) && insn == FTRACE_A64_BTI_C)
+		ip -= AARCH64_INSN_SIZE;
+	return ip;
 }
 
 /*

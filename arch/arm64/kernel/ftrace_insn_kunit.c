@@ -135,6 +135,37 @@ static bool ldr_literal(const u8 *at, unsigned int *reg, const u8 **from)
  * function can be changed by one single-copy atomic store), and nothing
  * else PC-relative but its own branches.
  */
+/*
+ * ftrace_site_func() on words laid out as in text: a site after "mov x9,
+ * x30", after BTI C and the mov, after a kprobe's BRK, and a function's
+ * own address (the word before it ends another function).
+ */
+static u32 site_words[] = {
+	0xd65f03c0U,		/* ret: the end of a function */
+	FTRACE_A64_MOV_X9_LR,	/* 1: a function without BTI */
+	FTRACE_A64_NOP,		/* 2: its site */
+	0xd65f03c0U,
+	FTRACE_A64_BTI_C,	/* 4: a function with a landing pad */
+	FTRACE_A64_MOV_X9_LR,
+	FTRACE_A64_NOP,		/* 6: its site */
+	0xd65f03c0U,
+	0xd4200080U,		/* 8: a kprobe's BRK #0x4 over the mov */
+	FTRACE_A64_NOP,		/* 9: the site */
+};
+
+static void site_func(struct kunit *test)
+{
+	unsigned long w = (unsigned long)site_words;
+
+	KUNIT_EXPECT_EQ(test, ftrace_site_func(w + 2 * 4), w + 1 * 4);
+	KUNIT_EXPECT_EQ(test, ftrace_site_func(w + 1 * 4), w + 1 * 4);
+	KUNIT_EXPECT_EQ(test, ftrace_site_func(w + 6 * 4), w + 4 * 4);
+	KUNIT_EXPECT_EQ(test, ftrace_site_func(w + 4 * 4), w + 4 * 4);
+	KUNIT_EXPECT_EQ(test, ftrace_site_func(w + 9 * 4), w + 8 * 4);
+	/* An address that is neither stays as it is. */
+	KUNIT_EXPECT_EQ(test, ftrace_site_func(w + 3 * 4), w + 3 * 4);
+}
+
 static void check_template(struct kunit *test, const u8 *start, const u8 *end)
 {
 	unsigned int reg, seen = 0;
@@ -179,6 +210,7 @@ static struct kunit_case ftrace_insn_cases[] = {
 	KUNIT_CASE(veneer_choice),
 #if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && defined(CONFIG_MODULES)
 	KUNIT_CASE(tramp_templates),
+	KUNIT_CASE(site_func),
 #endif
 	{}
 };

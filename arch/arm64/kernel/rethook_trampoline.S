@@ -22,7 +22,7 @@ SYM_CODE_START(arch_rethook_trampoline)
 	stp	x2, x3, [sp, #S_X2]
 	stp	x4, x5, [sp, #S_X4]
 	stp	x6, x7, [sp, #S_X6]
-	pt_regs_store_x8_x27
+	pt_regs_x8_x27 stp
 	stp	x28, x29, [sp, #S_X28]
 	/* regs[30] and sp; then pc and a kernel-mode PSTATE. */
 	add	x0, sp, #PT_REGS_SIZE
@@ -47,7 +47,7 @@ SYM_CODE_START(arch_rethook_trampoline)
 	ldp	x2, x3, [sp, #S_X2]
 	ldp	x4, x5, [sp, #S_X4]
 	ldp	x6, x7, [sp, #S_X6]
-	pt_regs_load_x8_x27
+	pt_regs_x8_x27 ldp
 	ldr	x28, [sp, #S_X28]
 	ldp	x29, x30, [sp, #S_FP]
 	add	sp, sp, #PT_REGS_SIZE

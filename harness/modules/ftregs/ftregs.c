@@ -18,6 +18,7 @@
 #include <asm/segment.h>
 #else
 #include <asm/insn.h>
+#include <asm/stack_pointer.h>
 #endif
 
 /* ftregs_target(1, 2, 3, 4, 5, 6), and what ftregs_instead() returns. */
@@ -100,6 +101,11 @@ static struct probe full_mover = {
 
 static int failed;
 
+#ifdef CONFIG_ARM64
+/* The frame and stack pointers where call_target() calls the function. */
+static unsigned long call_fp, call_sp;
+#endif
+
 /* One call of ftregs_target(1, ..., 6), its arguments in registers. */
 static long call_target(void)
 {
@@ -107,6 +113,10 @@ static long call_target(void)
 
 	/* No constant propagation into a clone of the function. */
 	OPTIMIZER_HIDE_VAR(fn);
+#ifdef CONFIG_ARM64
+	call_fp = (unsigned long)__builtin_frame_address(0);
+	call_sp = current_stack_pointer;
+#endif
 	return fn(1, 2, 3, 4, 5, 6);
 }
 
@@ -172,10 +182,12 @@ static unsigned long target_site(void)
 /*
  * What arm64's pt_regs must hold besides pc: the traced function's return
  * address in x30 (what the callback got as parent_ip, a return into
- * call_target()), the arguments in x0-x5, and with SAVE_REGS a kernel
- * PSTATE with interrupts on.  arm64 always passes a pt_regs.  6.1's arm64
- * (which has no direct calls: that tells the kernels apart) leaves PSTATE
- * unset, stack garbage; ours sets it, so the check is ours only.
+ * call_target()), its caller's frame and stack pointers in x29 and sp (a
+ * return hook and an unwinder go by them), the arguments in x0-x5, and a
+ * kernel-mode PSTATE, with interrupts on where SAVE_REGS asked for it.
+ * arm64 always passes a pt_regs.  6.1's arm64 (which has no direct calls:
+ * that tells the kernels apart) leaves PSTATE unset, stack garbage; ours
+ * sets it, so that check is ours only.
  */
 static const char *check_arch(const struct seen *s, bool full_wanted,
 			      unsigned long site)
@@ -183,17 +195,22 @@ static const char *check_arch(const struct seen *s, bool full_wanted,
 	if (s->regs.regs[30] != s->parent_ip ||
 	    s->parent_ip == site + MCOUNT_INSN_SIZE)
 		return "regs[30] is not the traced function's return address";
+	if (s->regs.regs[29] != call_fp)
+		return "regs[29] is not the caller's frame pointer";
+	if (s->regs.sp != call_sp)
+		return "sp is not the caller's stack pointer";
 	if (s->regs.regs[0] != 1 || s->regs.regs[1] != 2 ||
 	    s->regs.regs[2] != 3 || s->regs.regs[3] != 4 ||
 	    s->regs.regs[4] != 5 || s->regs.regs[5] != 6)
 		return "argument registers differ from the arguments";
 	if (!s->full)
 		return "no pt_regs";
-	if (full_wanted &&
-	    IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) &&
-	    ((s->regs.pstate & PSR_MODE_MASK) != PSR_MODE_EL1h ||
-	     (s->regs.pstate & PSR_I_BIT)))
-		return "full pt_regs without EL1h or with interrupts masked";
+	if (!IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS))
+		return NULL;
+	if ((s->regs.pstate & PSR_MODE_MASK) != PSR_MODE_EL1h)
+		return "PSTATE is not kernel mode (EL1h)";
+	if (full_wanted && (s->regs.pstate & PSR_I_BIT))
+		return "full pt_regs with interrupts masked";
 	return NULL;
 }
 #endif

@@ -92,6 +92,10 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs);
 #define ftrace_graph_func ftrace_graph_func
 
+/* An ops is called with the site, not the function: see ftrace.c. */
+unsigned long ftrace_site_func(unsigned long ip);
+#define ftrace_site_func ftrace_site_func
+
 #ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /*
  * A direct call on a site that other ops want as well: the direct ops
@@ -139,35 +143,21 @@ static inline bool arch_syscall_match_sym_name(const char *sym,
 
 #ifdef __ASSEMBLY__
 /*
- * Store x8-x27 in their slots of a struct pt_regs at sp (asm-offsets'
- * S_Xn): the middle of a full register save, which ftrace_regs_caller
- * and the rethook trampoline share.
+ * Store (@op stp) or load (@op ldp) x8-x27 in their slots of a struct
+ * pt_regs at sp (asm-offsets' S_Xn): the middle of a full register save
+ * and restore, which ftrace_regs_caller and the rethook trampoline share.
  */
-	.macro	pt_regs_store_x8_x27
-	stp	x8, x9, [sp, #S_X8]
-	stp	x10, x11, [sp, #S_X10]
-	stp	x12, x13, [sp, #S_X12]
-	stp	x14, x15, [sp, #S_X14]
-	stp	x16, x17, [sp, #S_X16]
-	stp	x18, x19, [sp, #S_X18]
-	stp	x20, x21, [sp, #S_X20]
-	stp	x22, x23, [sp, #S_X22]
-	stp	x24, x25, [sp, #S_X24]
-	stp	x26, x27, [sp, #S_X26]
-	.endm
-
-	/* And load them back. */
-	.macro	pt_regs_load_x8_x27
-	ldp	x8, x9, [sp, #S_X8]
-	ldp	x10, x11, [sp, #S_X10]
-	ldp	x12, x13, [sp, #S_X12]
-	ldp	x14, x15, [sp, #S_X14]
-	ldp	x16, x17, [sp, #S_X16]
-	ldp	x18, x19, [sp, #S_X18]
-	ldp	x20, x21, [sp, #S_X20]
-	ldp	x22, x23, [sp, #S_X22]
-	ldp	x24, x25, [sp, #S_X24]
-	ldp	x26, x27, [sp, #S_X26]
+	.macro	pt_regs_x8_x27, op
+	\op	x8, x9, [sp, #S_X8]
+	\op	x10, x11, [sp, #S_X10]
+	\op	x12, x13, [sp, #S_X12]
+	\op	x14, x15, [sp, #S_X14]
+	\op	x16, x17, [sp, #S_X16]
+	\op	x18, x19, [sp, #S_X18]
+	\op	x20, x21, [sp, #S_X20]
+	\op	x22, x23, [sp, #S_X22]
+	\op	x24, x25, [sp, #S_X24]
+	\op	x26, x27, [sp, #S_X26]
 	.endm
 #endif
 

@@ -13,6 +13,7 @@
 
 #define FTRACE_A64_NOP		0xd503201fU	/* HINT #0 */
 #define FTRACE_A64_MOV_X9_LR	0xaa1e03e9U	/* ORR x9, xzr, x30 */
+#define FTRACE_A64_BTI_C	0xd503245fU	/* HINT #34 */
 #define FTRACE_A64_BL		0x94000000U	/* BL, imm26 = 0 */
 #define FTRACE_A64_BL_MASK	0xfc000000U
 
