@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -115,8 +114,6 @@ int main(int argc, char **argv)
 	char *list, *tok;
 	int map, prog, link, cnt = 0, ret = 0, status, i, ret_probe = 0;
 	union bpf_attr a;
-	uint32_t key;
-	pid_t pid;
 
 	if (argc > 1 && !strcmp(argv[1], "-r")) {
 		ret_probe = 1;
@@ -133,19 +130,13 @@ int main(int argc, char **argv)
 		cookies[cnt] = cnt + 1;
 		cnt++;
 	}
-	memset(&a, 0, sizeof(a));
-	a.map_type = BPF_MAP_TYPE_ARRAY;
-	a.key_size = 4;
-	a.value_size = sizeof(struct slot);
-	a.max_entries = cnt + 1;
-	map = sys_bpf(BPF_MAP_CREATE, &a);
+	map = array_map(sizeof(struct slot), cnt + 1);
 	if (map < 0) {
 		perror("bpfkmulti: creating the map");
 		return 2;
 	}
 	/* Each function's address in its slot, before anything runs. */
 	for (i = 1; i <= cnt; i++) {
-		key = i;
 		memset(&s, 0, sizeof(s));
 		s.addr = kallsyms_addr(syms[i - 1]);
 		if (!s.addr) {
@@ -153,11 +144,7 @@ int main(int argc, char **argv)
 				syms[i - 1]);
 			return 2;
 		}
-		memset(&a, 0, sizeof(a));
-		a.map_fd = map;
-		a.key = (uintptr_t)&key;
-		a.value = (uintptr_t)&s;
-		if (sys_bpf(BPF_MAP_UPDATE_ELEM, &a)) {
+		if (map_elem(BPF_MAP_UPDATE_ELEM, map, i, &s)) {
 			perror("bpfkmulti: filling the map");
 			return 2;
 		}
@@ -180,26 +167,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bpfkmulti: attaching: %s\n", strerror(errno));
 		return errno == EOPNOTSUPP ? 3 : 2;
 	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		execvp(argv[2], argv + 2);
-		perror("bpfkmulti: exec");
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+	status = run_command(argv + 2);
+	if (status < 0)
 		return 2;
 	close(link);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		ret = 1;
 	for (i = 0; i <= cnt; i++) {
-		key = i;
 		memset(&s, 0, sizeof(s));
-		memset(&a, 0, sizeof(a));
-		a.map_fd = map;
-		a.key = (uintptr_t)&key;
-		a.value = (uintptr_t)&s;
-		if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a)) {
+		if (map_elem(BPF_MAP_LOOKUP_ELEM, map, i, &s)) {
 			perror("bpfkmulti: reading the map");
 			return 2;
 		}

@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -197,14 +196,9 @@ static int load_prog(int map, enum bpf_attach_type type, int btf_id,
 
 static uint64_t counter(int map, uint32_t slot)
 {
-	union bpf_attr a;
 	uint64_t v = 0;
 
-	memset(&a, 0, sizeof(a));
-	a.map_fd = map;
-	a.key = (uintptr_t)&slot;
-	a.value = (uintptr_t)&v;
-	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a))
+	if (map_elem(BPF_MAP_LOOKUP_ELEM, map, slot, &v))
 		perror("bpftramp: reading a counter");
 	return v;
 }
@@ -214,8 +208,6 @@ int main(int argc, char **argv)
 	enum bpf_attach_type first;
 	uint64_t entries, exits;
 	int map, id, nargs, status;
-	union bpf_attr a;
-	pid_t pid;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: bpftramp FUNCTION COMMAND [ARG...]\n");
@@ -226,12 +218,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bpftramp: no BTF for %s\n", argv[1]);
 		return 2;
 	}
-	memset(&a, 0, sizeof(a));
-	a.map_type = BPF_MAP_TYPE_ARRAY;
-	a.key_size = 4;
-	a.value_size = 8;
-	a.max_entries = 3;
-	map = sys_bpf(BPF_MAP_CREATE, &a);
+	map = array_map(8, 3);
 	if (map < 0) {
 		perror("bpftramp: creating the map");
 		return 2;
@@ -248,14 +235,8 @@ int main(int argc, char **argv)
 	    load_prog(map, first == BPF_TRACE_FEXIT ? BPF_TRACE_FENTRY :
 		      BPF_TRACE_FEXIT, id, nargs, first != BPF_TRACE_FEXIT) < 0)
 		return 2;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		execvp(argv[2], argv + 2);
-		perror("bpftramp: exec");
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+	status = run_command(argv + 2);
+	if (status < 0)
 		return 2;
 	entries = counter(map, 0);
 	exits = counter(map, 1);
