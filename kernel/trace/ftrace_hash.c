@@ -7,13 +7,14 @@
  * reads it.  A hash that is in use by a registered ops is never edited:
  * writers build a copy, publish it with rcu_assign_pointer() and free the
  * old one after a grace period that also covers callers running where RCU
- * is not watching (call_rcu_tasks_rude()).
+ * is not watching (synchronize_rcu_tasks_rude(), in batches).
  *
  * The func mapper, used by function probes, is a hash whose entries carry
  * one data pointer each.
  */
 #include <linux/hash.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <linux/ftrace.h>
 
 #include "ftrace_core.h"
@@ -161,17 +162,50 @@ void ftrace_hash_free(struct ftrace_hash *hash)
 	kfree(hash);
 }
 
-static void hash_free_rcu(struct rcu_head *head)
+/*
+ * Hashes that traced code may still be reading, linked through their
+ * rcu_head, wait here for the reaper: a work item that runs a little
+ * after the first of them comes, waits for one grace period for all of
+ * them and frees them.  Publishing a filter thus neither starts a grace
+ * period nor wakes the RCU-tasks kthread there and then (on one CPU that
+ * kthread would run before the write returns), and a burst of filter
+ * writes shares one grace period.
+ */
+static DEFINE_SPINLOCK(graveyard_lock);
+static struct callback_head *graveyard;
+
+static void hash_reap(struct work_struct *work)
 {
-	ftrace_hash_free(container_of(head, struct ftrace_hash, rcu));
+	struct callback_head *list, *next;
+
+	spin_lock(&graveyard_lock);
+	list = graveyard;
+	graveyard = NULL;
+	spin_unlock(&graveyard_lock);
+	synchronize_rcu_tasks_rude();
+	for (; list; list = next) {
+		next = list->next;
+		ftrace_hash_free(container_of(list, struct ftrace_hash, rcu));
+	}
 }
+
+static DECLARE_DELAYED_WORK(hash_reaper, hash_reap);
 
 /* Free a hash that traced code may still be reading. */
 void ftrace_hash_free_rcu(struct ftrace_hash *hash)
 {
 	if (!hash || hash == &ftrace_empty_hash)
 		return;
-	call_rcu_tasks_rude(&hash->rcu, hash_free_rcu);
+	/* Boot filters come before workqueues, and before any reader. */
+	if (unlikely(!system_unbound_wq)) {
+		ftrace_hash_free(hash);
+		return;
+	}
+	spin_lock(&graveyard_lock);
+	hash->rcu.next = graveyard;
+	graveyard = &hash->rcu;
+	spin_unlock(&graveyard_lock);
+	queue_delayed_work(system_unbound_wq, &hash_reaper, HZ / 50 + 1);
 }
 
 /* Bits for a table that holds @count entries at about two per bucket. */
@@ -214,10 +248,16 @@ struct ftrace_hash *ftrace_hash_copy(struct ftrace_hash *src)
 			  src->size_bits : FTRACE_HASH_MAX_BITS / 2);
 }
 
-/* A copy of @src sized for its entry count, ready to publish. */
+/*
+ * A copy of @src sized for its entry count, ready to publish and not to be
+ * edited: an empty @src without flags gives the shared empty hash, so
+ * that publishing an empty filter allocates nothing and cannot fail.
+ */
 struct ftrace_hash *ftrace_hash_resized(struct ftrace_hash *src)
 {
-	return copy_sized(src, bits_for(src ? src->count : 0));
+	if (ftrace_hash_empty(src) && (!src || !src->flags))
+		return &ftrace_empty_hash;
+	return copy_sized(src, bits_for(src->count));
 }
 
 /* True if @a and @b hold the same addresses (NULL counts as empty). */

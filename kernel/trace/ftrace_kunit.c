@@ -10,7 +10,9 @@
  * is refused with -EINVAL and left alone.
  */
 #include <kunit/test.h>
+#include <linux/module.h>
 #include <linux/slab.h>
+#include <asm/sections.h>
 
 #include "ftrace_core.h"
 
@@ -23,6 +25,9 @@ static void hash_add_lookup_del(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(h));
+	/* Publishing an empty hash allocates nothing. */
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_hash_resized(h), &ftrace_empty_hash);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_hash_resized(NULL), &ftrace_empty_hash);
 	for (ip = 0x1000; ip < 0x1000 + 100 * 16; ip += 16)
 		KUNIT_EXPECT_EQ(test, ftrace_hash_add(h, ip), 0);
 	KUNIT_EXPECT_EQ(test, ftrace_hash_add(h, 0x1000), 0);	/* no dup */
@@ -266,6 +271,67 @@ static void records_split_blocks(struct kunit *test)
 	KUNIT_EXPECT_GT(test, blocks, 1U);
 	ftrace_blocks_free(chain);
 }
+
+/* vmlinux's init sections likewise (ftrace_free_init_mem()). */
+static void records_vmlinux_init_apart(struct kunit *test)
+{
+	unsigned long lo = (unsigned long)__init_begin;
+	unsigned long hi = (unsigned long)__init_end;
+	unsigned long tab[] = { lo - 64, lo, hi - 64, hi };
+	struct ftrace_block *chain, *b;
+	unsigned int blocks = 0, i;
+	bool init;
+
+	chain = ftrace_blocks_build(NULL, tab, tab + ARRAY_SIZE(tab));
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(chain));
+	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
+		init = ftrace_rec_ip(b, &b->recs[0]) >= lo &&
+		       ftrace_rec_ip(b, &b->recs[0]) < hi;
+		for (i = 1; i < b->count; i++)
+			KUNIT_EXPECT_EQ(test, init,
+					ftrace_rec_ip(b, &b->recs[i]) >= lo &&
+					ftrace_rec_ip(b, &b->recs[i]) < hi);
+		blocks++;
+	}
+	KUNIT_EXPECT_EQ(test, blocks, 3U);
+	ftrace_blocks_free(chain);
+}
+
+#ifdef CONFIG_MODULES
+/*
+ * A module's init text is freed on its own; its records must fill blocks
+ * of their own, so that dropping them frees whole blocks and allocates
+ * nothing (a trimmed copy could fail, with the text freed next).
+ */
+static void records_init_apart(struct kunit *test)
+{
+	unsigned long tab[] = { 0x10000, 0x8200, 0x10100, 0x8100, 0x7f00,
+				0x10200, 0x8ff0 };
+	unsigned int blocks = 0, total = 0, i;
+	struct ftrace_block *chain, *b;
+	struct module *mod;
+	bool init;
+
+	mod = kunit_kzalloc(test, sizeof(*mod), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mod);
+	mod->init_layout.base = (void *)0x8000;
+	mod->init_layout.size = 0x1000;
+	chain = ftrace_blocks_build(mod, tab, tab + ARRAY_SIZE(tab));
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(chain));
+	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
+		init = within_module_init(ftrace_rec_ip(b, &b->recs[0]), mod);
+		for (i = 1; i < b->count; i++)
+			KUNIT_EXPECT_EQ(test, init,
+					within_module_init(ftrace_rec_ip(b, &b->recs[i]), mod));
+		total += b->count;
+		blocks++;
+	}
+	/* 0x7f00 | 0x8100 0x8200 0x8ff0 | 0x10000 0x10100 0x10200 */
+	KUNIT_EXPECT_EQ(test, total, (unsigned int)ARRAY_SIZE(tab));
+	KUNIT_EXPECT_EQ(test, blocks, 3U);
+	ftrace_blocks_free(chain);
+}
+#endif
 
 /* The plan and the patch engine, against fake text. */
 
@@ -1203,6 +1269,10 @@ static struct kunit_case match_cases[] = {
 static struct kunit_case record_cases[] = {
 	KUNIT_CASE(records_build_and_find),
 	KUNIT_CASE(records_split_blocks),
+	KUNIT_CASE(records_vmlinux_init_apart),
+#ifdef CONFIG_MODULES
+	KUNIT_CASE(records_init_apart),
+#endif
 	{}
 };
 

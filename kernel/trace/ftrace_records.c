@@ -251,6 +251,41 @@ static bool is_sorted(const unsigned long *p, unsigned long n)
 	return true;
 }
 
+/*
+ * The init text of @mod (of vmlinux if NULL): [*lo, *hi).  It is freed on
+ * its own, and no block holds records of it and of other text, so freeing
+ * it drops whole blocks (remove_range()) and needs no memory.
+ */
+static void init_range(struct module *mod, unsigned long *lo,
+		       unsigned long *hi)
+{
+#ifdef CONFIG_MODULES
+	if (mod) {
+		*lo = (unsigned long)mod->init_layout.base;
+		*hi = *lo + mod->init_layout.size;
+		return;
+	}
+#endif
+	*lo = (unsigned long)__init_begin;
+	*hi = (unsigned long)__init_end;
+}
+
+/* The first entry of the sorted @tab[0..@n) whose site is at @addr or above. */
+static unsigned long first_at(const unsigned long *tab, unsigned long n,
+			      unsigned long addr)
+{
+	unsigned long lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ftrace_call_adjust(tab[mid]) < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /**
  * ftrace_blocks_build - records for an address table, not yet published
  * @mod: the module the table belongs to, NULL for vmlinux
@@ -259,7 +294,7 @@ static bool is_sorted(const unsigned long *p, unsigned long n)
  *
  * Zero entries are records recordmcount cancelled (dead copies of
  * overridden weak functions); duplicates are dropped.  Module records
- * start out disabled.
+ * start out disabled.  Init text and the rest never share a block.
  *
  * Return: a chain of blocks linked through ->next, NULL for an empty
  * table, or ERR_PTR(-ENOMEM).
@@ -268,12 +303,16 @@ struct ftrace_block *ftrace_blocks_build(struct module *mod,
 					 unsigned long *start,
 					 unsigned long *end)
 {
-	unsigned long n = end - start, i, ip, prev = 0;
+	unsigned long n = end - start, i, ip, prev = 0, bend = 0, cut[2];
 	struct ftrace_block *head = NULL, **tail = &head, *b = NULL;
 	u32 flags = mod ? FTRACE_FL_DISABLED : 0;
 
 	if (!is_sorted(start, n))
 		sort(start, n, sizeof(*start), cmp_ulong, NULL);
+	/* Entries [cut[0], cut[1]) are init text (init_range()). */
+	init_range(mod, &cut[0], &cut[1]);
+	cut[0] = first_at(start, n, cut[0]);
+	cut[1] = first_at(start, n, cut[1]);
 	for (i = 0; i < n; i++) {
 		if (!start[i])
 			continue;
@@ -281,9 +320,11 @@ struct ftrace_block *ftrace_blocks_build(struct module *mod,
 		if (ip == prev)
 			continue;
 		prev = ip;
-		if (!b || b->count == BLOCK_RECS || ip - b->base > U32_MAX) {
-			b = block_alloc(min_t(unsigned long, n - i, BLOCK_RECS),
-					GFP_KERNEL);
+		/* A block takes entries [i, bend): up to a cut, a page. */
+		if (!b || i >= bend || ip - b->base > U32_MAX) {
+			bend = i < cut[0] ? cut[0] : i < cut[1] ? cut[1] : n;
+			bend = min(bend, i + BLOCK_RECS);
+			b = block_alloc(bend - i, GFP_KERNEL);
 			if (!b)
 				goto nomem;
 			b->base = ip;
@@ -456,7 +497,8 @@ static void block_free_rcu(struct rcu_head *head)
 /*
  * Remove the records of @mod in [@start, @end): blocks entirely inside go,
  * blocks partly inside are replaced by trimmed copies.  Old blocks are freed
- * after a grace period.
+ * after a grace period.  The kernel's callers remove a whole module or a
+ * part of text no block shares (init_range()), so they never need a copy.
  */
 static void remove_range(struct module *mod, unsigned long start,
 			 unsigned long end)
@@ -478,9 +520,10 @@ static void remove_range(struct module *mod, unsigned long start,
 			continue;
 		}
 		/*
-		 * The text of the removed records is freed next, so removal
-		 * must not fail: a trimmed copy is at most one page, which
-		 * the page allocator may be told never to fail.
+		 * Only a range that cuts through a part of text gets here.
+		 * Its text is freed next, so removal must not fail: a trimmed
+		 * copy is at most one page, which the page allocator may be
+		 * told never to fail.
 		 */
 		copy = keep ? block_alloc(keep, GFP_KERNEL | __GFP_NOFAIL) : NULL;
 		if (copy) {
