@@ -3,8 +3,8 @@
  * From names to records.
  *
  * The filter files take function names, globs ("*x", "x*", "*x*", and
- * full globs with ? [ ] \), a record index, and "func:mod:module".  Three
- * ways to find the matching records, from cheapest:
+ * full globs with ? [ ] \), a record index or address, and
+ * "func:mod:module".  How each finds its records:
  *
  *   exact name  kallsyms keeps vmlinux names sorted, so each name is a
  *               binary search (kallsyms_on_each_match_symbol()), then a
@@ -14,7 +14,9 @@
  *               naming each by reading the symbol table from where the
  *               last one was found (kallsyms_walk_name()), then the
  *               module records.
- *   index       the Nth record in available_filter_functions order.
+ *   number      the record at that address if there is one
+ *               (ftrace_word_address()), else the Nth record in
+ *               available_filter_functions order.
  */
 #include <linux/bsearch.h>
 #include <linux/ctype.h>
@@ -228,13 +230,47 @@ static void match_vmlinux(struct match *m)
 		match_vmlinux_walk(m);
 }
 
+/**
+ * ftrace_word_address - the call site a numeric filter word names
+ * @search: the word, without its '!'
+ *
+ * 6.1 reads a word that starts with a digit as an index.  Here a number
+ * (read as C reads one) may also be an address: of a call-site record, as
+ * available_filter_functions_addrs lists it, or of a traceable function's
+ * first byte, as /proc/kallsyms lists it.  That is the way to pick one of
+ * several functions that share a name (static functions of different
+ * files).  Text addresses lie far above any record count, so no index
+ * is read otherwise than in 6.1.  Called with ftrace_lock held.
+ *
+ * Return: the record's address, or 0 if the word names none.
+ */
+unsigned long ftrace_word_address(const char *search)
+{
+	struct ftrace_rec *r;
+	unsigned long n, ip;
+
+	if (kstrtoul(search, 0, &n))
+		return 0;
+	ip = ftrace_location(n);
+	r = ip ? ftrace_find_rec(ip, NULL) : NULL;
+	return r && !(r->flags & FTRACE_FL_DISABLED) ? ip : 0;
+}
+
+/* A number: the record it is the address of, else the Nth record. */
 static void match_index(struct match *m)
 {
 	struct ftrace_block *b;
-	unsigned long n;
+	unsigned long n, ip;
 	unsigned int i;
 
-	if (kstrtoul(m->func.search, 0, &n) || !n--)
+	ip = ftrace_word_address(m->func.search);
+	if (ip) {
+		take(m, ip);
+		return;
+	}
+	if (kstrtoul(m->func.search, 0, &n))
+		return;
+	if (!n--)
 		return;
 	/* Positions as available_filter_functions lists them. */
 	for_each_ftrace_block(b) {
@@ -252,7 +288,7 @@ static void match_index(struct match *m)
 /**
  * ftrace_match_to_hash - add (or remove) the records a word selects
  * @hash: the hash being edited
- * @func: the function word (name, glob or index, '!' to remove)
+ * @func: the function word (name, glob, index or address, '!' to remove)
  * @mod: a module word ("mod" of "func:mod:mod"), or NULL for any text
  * @remove: remove instead of add (also implied by a leading '!')
  *

@@ -393,20 +393,31 @@ static int probe_take_matching(struct ftrace_hash *from,
 			       const struct ftrace_glob *g,
 			       struct ftrace_hash *gone)
 {
+	unsigned long i, want = 0;
 	char sym[KSYM_SYMBOL_LEN];
 	struct ftrace_func_entry *e;
 	struct hlist_node *tmp;
-	unsigned long i;
 	int ret;
 
 	if (ftrace_hash_empty(from))
 		return 0;
+	/* A number names one function by address (ftrace_word_address()). */
+	if (g->type == MATCH_INDEX) {
+		want = ftrace_word_address(g->search);
+		if (!want && kstrtoul(g->search, 0, &want))
+			return 0;
+	}
 	for (i = 0; i < (1UL << from->size_bits); i++) {
 		hlist_for_each_entry_safe(e, tmp, &from->buckets[i], hlist) {
-			/* An address kallsyms cannot name matches as "". */
-			kallsyms_lookup(e->ip, NULL, NULL, NULL, sym);
-			if (!ftrace_glob_match(sym, g))
-				continue;
+			if (g->type == MATCH_INDEX) {
+				if (e->ip != want)
+					continue;
+			} else {
+				/* An address kallsyms cannot name matches as "". */
+				kallsyms_lookup(e->ip, NULL, NULL, NULL, sym);
+				if (!ftrace_glob_match(sym, g))
+					continue;
+			}
 			ret = ftrace_hash_add(gone, e->ip);
 			if (ret)
 				return ret;
