@@ -132,6 +132,8 @@ install -m 755 "$top/harness/guest/nodyncheck.sh" "$root/harness/nodyncheck.sh"
 # Selftests of in-tree ftrace users (livepatch) and the userland they need.
 "$top/harness/kselftest-root.sh" "$arch" "$src" "$out/modroot" "$root"
 install -m 755 "$top/harness/guest/kselftest.sh" "$root/harness/kselftest.sh"
+# Debian's trace-cmd and perf, for the client cases (harness/ftt/client-*.tc).
+"$top/harness/clients-root.sh" "$arch" "$root"
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
 

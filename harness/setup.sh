@@ -20,7 +20,8 @@ pkgs=(linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       gcc-s390x-linux-gnu gcc-sh4-linux-gnu gcc-sparc64-linux-gnu
       procps	# sysctl, for the livepatch selftests (harness/kselftest-root.sh)
       sparse coccinelle	# harness/lint.sh, harness/cocci.sh
-      spin)	# harness/model.sh
+      spin	# harness/model.sh
+      trace-cmd linux-perf)	# the clients in the guests (harness/clients-root.sh)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -83,6 +84,27 @@ for arch in "${bb_arches[@]}"; do
 	cp "$tmp/x/bin/busybox" "$bb.tmp" && mv "$bb.tmp" "$bb"
 	rm -rf "$tmp"
 done
+
+# trace-cmd and perf for the arm64 guest (harness/clients-root.sh): the
+# arm64 builds of the packages that hold the build machine's trace-cmd and
+# perf and every library those load, unpacked, not installed.
+clients="$stamp_dir/clients-arm64"
+if [ ! -f "$clients/.done" ] && [ "$(dpkg --print-architecture)" = amd64 ]; then
+	libs=$(ldd /usr/bin/trace-cmd /usr/bin/perf | grep -o '/[^ ]*\.so[^ ]*' | sort -u)
+	debs=$(for l in $libs; do dpkg -S "$(readlink -f "$l")" 2>/dev/null || dpkg -S "$l"; done |
+		cut -d: -f1 | sort -u)
+	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
+	echo "setup: downloading trace-cmd and perf for arm64"
+	if (cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 trace-cmd:arm64 linux-perf:arm64 \
+		$(for d in $debs; do echo "$d:arm64"; done) >/dev/null); then
+		rm -rf "$clients"
+		for d in "$tmp"/*.deb; do dpkg -x "$d" "$clients"; done
+		touch "$clients/.done"
+	else
+		echo "setup: no arm64 trace-cmd and perf: their cases will be unsupported on arm64" >&2
+	fi
+	rm -rf "$tmp"
+fi
 
 ls /usr/src/linux-source-6.1.tar.xz >/dev/null
 echo "setup: ok"
