@@ -35,6 +35,10 @@ LABELS = {
     'set_filter_1000_names': ('set_ftrace_filter, 1,000 names, one open', 'instr'),
     'set_filter_glob_lock': ("set_ftrace_filter '*lock*'", 'instr'),
     'clear_filter': ('clear set_ftrace_filter', 'instr'),
+    'set_filter_glob_none': ("set_ftrace_filter '*zqxjv*' (matches none)", 'instr'),
+    'read_available_filter_functions_modules':
+        ('read available_filter_functions, 2 modules', 'instr'),
+    'set_filter_glob_lock_modules': ("set_ftrace_filter '*lock*', 2 modules", 'instr'),
     'read_available_filter_functions': ('read available_filter_functions', 'instr'),
     'syscall_tracing_off': ('getppid(), tracing off', 'instr/call'),
     'syscall_function_all': ('getppid(), function tracer on all', 'instr/call'),
@@ -47,7 +51,9 @@ ORDER = ['records', 'record_bytes_per_record', 'ftrace_init_span', 'ftrace_init_
          'enable_function_all', 'enable_function_all_writes',
          'disable_function_all', 'disable_function_all_writes',
          'enable_function_one', 'disable_function_one', 'set_filter_1000_names',
-         'set_filter_glob_lock', 'clear_filter', 'read_available_filter_functions',
+         'set_filter_glob_lock', 'clear_filter', 'set_filter_glob_none',
+         'read_available_filter_functions', 'read_available_filter_functions_modules',
+         'set_filter_glob_lock_modules',
          'syscall_tracing_off', 'syscall_function_all',
          'syscall_function_all_plus_filtered_instance', 'syscall_function_graph_all']
 

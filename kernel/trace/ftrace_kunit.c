@@ -225,6 +225,30 @@ static void walk_names_as_ps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad, 0U);
 }
 
+/*
+ * The globs of one literal reject names token by token before expanding
+ * them (ftrace_match.c): never a name that matches, over every vmlinux
+ * record, with literals whose KMP failure links matter ("aab", "abab").
+ */
+static void prefilter_never_rejects_a_match(struct kunit *test)
+{
+	static const char * const words[] = {
+		"*lock*", "*_lock", "spin_*", "*read*", "vfs_*", "*_show",
+		"*e*", "*_*", "*aab*", "*abab*", "*__*", "*init", "__*",
+		"*ss*", "*_to_*", "do_*", "*irq*",
+	};
+	unsigned int i;
+
+	mutex_lock(&ftrace_lock);
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		KUNIT_EXPECT_EQ_MSG(test, ftrace_prefilter_misses(words[i]), 0,
+				    "word %s", words[i]);
+	/* Words it does not take: full globs, exact names, too long. */
+	KUNIT_EXPECT_EQ(test, ftrace_prefilter_misses("a?c*"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_prefilter_misses("vfs_read"), -EINVAL);
+	mutex_unlock(&ftrace_lock);
+}
+
 /* Records. */
 
 static void records_build_and_find(struct kunit *test)
@@ -1263,6 +1287,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(glob_kinds),
 	KUNIT_CASE(glob_index),
 	KUNIT_CASE(walk_names_as_ps),
+	KUNIT_CASE(prefilter_never_rejects_a_match),
 	{}
 };
 

@@ -190,6 +190,163 @@ static int exact_cb(void *data, unsigned long addr)
 }
 
 /*
+ * A glob of one literal ("*x*", "x*", "*x") is tested on kallsyms'
+ * compressed names before they are expanded.  A matcher over the literal's
+ * characters (Knuth-Morris-Pratt) is run over whole tokens through a table
+ * built once per word, tok[t * width + s]: the state after token t from
+ * state s.  A name then costs a lookup per token; only the names it
+ * accepts are expanded and tested for real, so it must never reject a
+ * name that matches (KUnit prefilter_never_rejects_a_match).
+ *
+ * States 0..len count the characters of the literal matched so far; len
+ * means found (kept by "*x*" and "x*"; "*x" must also end there); dead
+ * (len + 1) is "x*" after a mismatch.
+ */
+#define PF_MAX_LEN	62
+
+struct prefilter {
+	const struct ftrace_glob *g;
+	unsigned int len;
+	unsigned int width;		/* len + 2 states */
+	u8 fail[PF_MAX_LEN + 1];	/* KMP failure links */
+	u8 *tok;
+};
+
+static unsigned int pf_step(const struct prefilter *pf, unsigned int s,
+			    char c)
+{
+	const char *p = pf->g->search;
+	unsigned int dead = pf->len + 1;
+
+	if (s == dead)
+		return dead;
+	if (s == pf->len) {
+		if (pf->g->type != MATCH_END_ONLY)
+			return s;
+		s = pf->fail[s];
+	}
+	for (;;) {
+		if (c == p[s])
+			return s + 1;
+		if (pf->g->type == MATCH_FRONT_ONLY)
+			return dead;
+		if (!s)
+			return 0;
+		s = pf->fail[s];
+	}
+}
+
+/* Set up @pf for @g; false if @g is not a glob it can test. */
+static bool pf_init(struct prefilter *pf, const struct ftrace_glob *g)
+{
+	unsigned int i, k, s, t;
+	const char *c;
+
+	/* cleanup_symbol_name() cuts LLVM's suffixes off names it expands. */
+	if (IS_ENABLED(CONFIG_LTO_CLANG) || !g->len || g->len > PF_MAX_LEN ||
+	    (g->type != MATCH_MIDDLE_ONLY && g->type != MATCH_FRONT_ONLY &&
+	     g->type != MATCH_END_ONLY))
+		return false;
+	pf->g = g;
+	pf->len = g->len;
+	pf->width = g->len + 2;
+	pf->fail[0] = 0;
+	pf->fail[1] = 0;
+	for (i = 1, k = 0; i < g->len; i++) {
+		while (k && g->search[i] != g->search[k])
+			k = pf->fail[k];
+		if (g->search[i] == g->search[k])
+			k++;
+		pf->fail[i + 1] = k;
+	}
+	pf->tok = kmalloc_array(256, pf->width, GFP_KERNEL);
+	if (!pf->tok)
+		return false;
+	for (t = 0; t < 256; t++) {
+		for (i = 0; i < pf->width; i++) {
+			s = i;
+			for (c = kallsyms_token(t); *c; c++)
+				s = pf_step(pf, s, *c);
+			pf->tok[t * pf->width + i] = s;
+		}
+	}
+	return true;
+}
+
+/*
+ * May the name made of tokens @tok[0..@n) match?  The first character is
+ * the symbol's type; a name that starts with '.' is left to func_matches(),
+ * since arch_ftrace_match_adjust() may skip that dot.
+ */
+static bool pf_may_match(const struct prefilter *pf, const u8 *tok,
+			 unsigned int n)
+{
+	unsigned int i, s = 0, seen = 0;
+	const char *c;
+
+	/* Character by character up to the token after the name's first. */
+	for (i = 0; i < n && seen < 2; i++) {
+		for (c = kallsyms_token(tok[i]); *c; c++, seen++) {
+			if (seen == 1 && *c == '.')
+				return true;
+			if (seen)
+				s = pf_step(pf, s, *c);
+		}
+	}
+	for (; i < n && s <= pf->len; i++)
+		s = pf->tok[tok[i] * pf->width + s];
+	return s == pf->len;
+}
+
+/**
+ * ftrace_prefilter_misses - names @word matches that the prefilter rejects
+ * @word: a filter word (a glob)
+ *
+ * For KUnit: walks every vmlinux record.  Called with ftrace_lock held.
+ *
+ * Return: how many matching names the prefilter rejected (0 is right), or
+ * -EINVAL if it does not take @word, -ENOMEM.
+ */
+int ftrace_prefilter_misses(const char *word)
+{
+	struct kallsyms_walk kw = { };
+	struct ftrace_block *b;
+	struct ftrace_glob g;
+	struct prefilter pf;
+	unsigned int i, n;
+	char *w, *name;
+	const u8 *tok;
+	int misses = 0;
+	bool neg;
+
+	w = kstrdup(word, GFP_KERNEL);
+	name = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!w || !name) {
+		misses = -ENOMEM;
+		goto out;
+	}
+	ftrace_glob_parse(w, strlen(w), &g, &neg);
+	if (!pf_init(&pf, &g)) {
+		misses = -EINVAL;
+		goto out;
+	}
+	for_each_ftrace_block(b) {
+		for (i = 0; !b->mod && i < b->count; i++) {
+			tok = kallsyms_walk_tokens(&kw, ftrace_rec_ip(b, &b->recs[i]), &n);
+			if (tok && !pf_may_match(&pf, tok, n) &&
+			    kallsyms_walk_name(&kw, ftrace_rec_ip(b, &b->recs[i]), name) &&
+			    func_matches(name, &g))
+				misses++;
+		}
+	}
+	kfree(pf.tok);
+out:
+	kfree(name);
+	kfree(w);
+	return misses;
+}
+
+/*
  * The records of vmlinux are in address order, so their names can be read
  * one symbol after the other (kallsyms_walk_name()), each once, instead of
  * being looked up one by one or the whole symbol table being expanded.
@@ -198,8 +355,11 @@ static void match_vmlinux_walk(struct match *m)
 {
 	struct kallsyms_walk kw = { };
 	struct ftrace_block *b;
+	struct prefilter pf;
+	unsigned int i, n;
+	const u8 *tok;
 	unsigned long ip;
-	unsigned int i;
+	bool use_pf;
 	char *name;
 
 	name = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
@@ -207,18 +367,26 @@ static void match_vmlinux_walk(struct match *m)
 		m->err = -ENOMEM;
 		return;
 	}
+	use_pf = pf_init(&pf, &m->func);
 	for (b = rcu_dereference_raw(ftrace_blocks); b;
 	     b = rcu_dereference_raw(b->next)) {
 		if (b->mod)
 			continue;
 		for (i = 0; i < b->count; i++) {
 			ip = ftrace_rec_ip(b, &b->recs[i]);
+			if (use_pf) {
+				tok = kallsyms_walk_tokens(&kw, ip, &n);
+				if (!tok || !pf_may_match(&pf, tok, n))
+					continue;
+			}
 			if (kallsyms_walk_name(&kw, ip, name) &&
 			    func_matches(name, &m->func))
 				take(m, ip);
 		}
 		cond_resched();
 	}
+	if (use_pf)
+		kfree(pf.tok);
 	kfree(name);
 }
 
