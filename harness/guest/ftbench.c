@@ -80,8 +80,9 @@ static uint64_t put(const char *path, const char *s, size_t len, int trunc)
 }
 
 /*
- * As puts_file(), for a word that may be refused (a glob that matches
- * nothing: ours refuses it, 6.1 takes it); return the ns it took.
+ * As puts_file(), for a word the kernel may refuse (a glob that matches
+ * nothing: written without a newline, both kernels apply it at close,
+ * where the failure cannot be reported); return the ns it took.
  */
 static uint64_t put_any(const char *path, const char *s)
 {

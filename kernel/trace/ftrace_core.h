@@ -292,7 +292,7 @@ int ftrace_glob_parse(char *str, int len, struct ftrace_glob *g, bool *neg);
 char *arch_ftrace_match_adjust(char *str, const char *search);
 bool ftrace_glob_match(const char *name, const struct ftrace_glob *g);
 unsigned long ftrace_word_address(const char *search);
-int ftrace_prefilter_misses(const char *word);
+int ftrace_prefilter_misses(const char *word, unsigned int *matches);
 int ftrace_match_to_hash(struct ftrace_hash *hash, const char *func,
 			 const char *mod, bool remove);
 bool ftrace_module_known(const char *name);
