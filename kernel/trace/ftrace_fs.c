@@ -348,7 +348,13 @@ static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
 	if (slot && (file->f_mode & FMODE_WRITE)) {
 		if (trace_parser_get_init(&it->parser, FTRACE_WORD_MAX))
 			goto fail;
-		it->hash = ftrace_hash_copy((file->f_flags & O_TRUNC) ? NULL : cur);
+		/*
+		 * With O_TRUNC the copy starts empty: the shared empty hash
+		 * until a word needs a table (edit_hash()), so that clearing
+		 * a filter allocates nothing.
+		 */
+		it->hash = (file->f_flags & O_TRUNC) ? &ftrace_empty_hash :
+						       ftrace_hash_copy(cur);
 		if (!it->hash)
 			goto fail;
 		if (has_mods(it) && !(file->f_flags & O_TRUNC) &&
@@ -406,6 +412,24 @@ int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 	return ret;
 }
 
+/*
+ * The private hash, given a table of its own if it has none yet.  Under
+ * ftrace_lock: writers sharing one open file must not both install one.
+ */
+static int edit_hash(struct fs_iter *it)
+{
+	struct ftrace_hash *hash;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (it->hash != &ftrace_empty_hash)
+		return 0;
+	hash = ftrace_hash_copy(NULL);
+	if (!hash)
+		return -ENOMEM;
+	it->hash = hash;
+	return 0;
+}
+
 /* Apply one parsed word to the private hash. */
 static int apply_word(struct fs_iter *it)
 {
@@ -417,6 +441,13 @@ static int apply_word(struct fs_iter *it)
 	if (!trace_parser_loaded(&it->parser))
 		return 0;
 	mutex_lock(&ftrace_lock);
+	ret = edit_hash(it);
+	if (ret) {
+		mutex_unlock(&ftrace_lock);
+		trace_parser_clear(&it->parser);
+		it->failed++;
+		return ret;
+	}
 	if (has_mods(it))
 		ftrace_mods_resolve(&it->mods, it->hash);
 	before = it->hash->count;

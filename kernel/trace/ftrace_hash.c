@@ -147,7 +147,7 @@ void ftrace_hash_clear(struct ftrace_hash *hash)
 
 	if (!hash || hash == &ftrace_empty_hash)
 		return;
-	for (i = 0; i < (1UL << hash->size_bits); i++)
+	for (i = 0; hash->count && i < (1UL << hash->size_bits); i++)
 		hlist_for_each_entry_safe(e, tmp, &hash->buckets[i], hlist)
 			ftrace_hash_del(hash, e);
 	hash->flags = 0;

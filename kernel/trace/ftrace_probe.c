@@ -781,10 +781,12 @@ int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
 
 	lockdep_assert_held(&ftrace_lock);
 	ftrace_mods_resolve(mods, hash);
-	if (list_empty(mods))
-		hash->flags &= ~FTRACE_HASH_FL_MOD;
-	else
-		hash->flags |= FTRACE_HASH_FL_MOD;
+	/*
+	 * Written only when it changes: @hash may be the shared empty hash
+	 * (a truncating open that wrote nothing, so with no waiting words).
+	 */
+	if (list_empty(mods) == !!(hash->flags & FTRACE_HASH_FL_MOD))
+		hash->flags ^= FTRACE_HASH_FL_MOD;
 	ret = ftrace_ops_set_hash(ops, !enable, hash);
 	if (ret)
 		return ret;
