@@ -6,7 +6,7 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
-	check-bpf lint stress debug model bench bench-recordmcount series clean
+	check-bpf lint kunit stress debug model bench bench-recordmcount series clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
@@ -14,7 +14,8 @@ help:
 	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
 	@echo "make check-full                    the same with every ftracetest case"
 	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
-	@echo "make lint [ARCH=..]                sparse and coccinelle on the core's files (make check runs sparse)"
+	@echo "make lint [ARCH=..]                sparse, coccinelle and the layer check on the core's files (make check runs sparse and layers)"
+	@echo "make kunit [ARCH=..]               the core's KUnit suites through tools/testing/kunit/kunit.py"
 	@echo "make stress [ARCH=..] [FLAVOR=..] [SIZE=short|full|debug]  the core under load and bad input"
 	@echo "make debug [ARCH=..] [FLAVOR=..]   KUnit, ftracetest and stress on a KASAN+lockdep kernel"
 	@echo "make model                         spin: the patch protocols, model-checked"
@@ -50,6 +51,12 @@ lint: setup
 	@$(H)/kernel.sh $(ARCH) ours
 	@$(H)/lint.sh $(ARCH)
 	@$(H)/cocci.sh
+	@python3 $(H)/layers.py build/kernel/$(ARCH)-ours
+
+# The core's KUnit suites as kernel developers run them: kunit.py with
+# kernel/trace/.kunitconfig (its own small kernel, built in build/kunit/).
+kunit: setup
+	@$(H)/kunit.sh $(ARCH)
 
 # Tracers, filters, instances and modules churning under load, then
 # malformed writes (harness/stress.sh); SIZE=full is the long run.

@@ -184,6 +184,27 @@ def check_log_clean(t, lines, own_prefixes):
 SMP_ONLY = {'ftrace - function trace with cpumask'}
 
 
+SELFTEST = re.compile(r'^(?:\w+: )?Testing ([^:]+):(.*)$')
+
+
+def check_startup_tests(t, lines):
+    """The tracers' boot self-tests (CONFIG_FTRACE_STARTUP_TEST and the
+    kprobe one), when the kernel ran them: one result each, passed when its
+    "Testing X:" line, or a line before the next test's, says PASSED or
+    OK.  A kernel built without them prints none and gets no result."""
+    at = [(i, m) for i, ln in enumerate(lines) for m in [SELFTEST.match(ln)] if m]
+    for k, (i, m) in enumerate(at):
+        end = at[k + 1][0] if k + 1 < len(at) else min(len(lines), i + 20)
+        said = ' '.join([m.group(2)] + lines[i + 1:end])
+        what = f'boot self-test {m.group(1)}'
+        if 'FAILED' in said:
+            t.add('failed', what, 'FAILED')
+        elif re.search(r'\b(PASSED|OK)\b', said):
+            t.add('passed', what)
+        else:
+            t.add('failed', what, 'no PASSED')
+
+
 def judge(args):
     t = Tally(args.name)
     lines = list(console_lines(args.log))
@@ -202,6 +223,7 @@ def judge(args):
         t.add('failed', 'guest is SMP', f'nproc={m.group(1) if m else "?"}')
 
     check_log_clean(t, lines, ('FTT', 'HARNESS', 'AFF|'))
+    check_startup_tests(t, lines)
 
     if args.kunit:
         results, complete = parse_ktap(lines)

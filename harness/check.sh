@@ -18,6 +18,8 @@
 #      the frame-pointer unwinder (VARIANT=fp): build, boot once on one
 #      vCPU with test.d/ftrace and the callers' cases.
 #   4. per arch in SMOKE_ARCHES (default arm): build, boot, smoke test.
+#   5. the layers of the core (harness/layers.py) in every kernel of ours
+#      built: no file refers to a file above it.
 # All kernels build in the background from the start, in that order, at the
 # lowest priority, while the steps run; each step waits for its own.
 set -uo pipefail
@@ -237,4 +239,15 @@ for arch in ${SMOKE_ARCHES-arm}; do
 	"$top/harness/smoke.sh" "$arch" "$flavor"
 done
 wait "$bq_pid"
+# The core's files only call down (the layer table of ftrace_core.h), in
+# every kernel of ours this run built: one result per file and kernel.
+if [ "$flavor" = ours ]; then
+	kdirs=$(for spec in $specs; do
+		IFS=: read -r arch name variant <<< "$spec"
+		[ "$(cat "$bq/$name.rc" 2>/dev/null)" = 0 ] && echo "$build/kernel/$name"
+	done)
+	echo "== layers of the core"
+	# shellcheck disable=SC2086
+	host_suite layers python3 "$top/harness/layers.py" $kdirs
+fi
 python3 "$top/harness/check.py" total "$results"

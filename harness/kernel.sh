@@ -153,7 +153,34 @@ export KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=ftrace KBUILD_BUILD
 
 configure
 start=$(date +%s)
-kmake -s -j"${JOBS:-3}" "$(basename "$image")" modules
+# make's own output goes to a log; a line a minute says how far it got
+# (a cold build takes minutes), then its warnings are shown.
+name=$(kname "$arch" "$flavor")
+mlog="$build/logs/make-$name.log"
+mkdir -p "$build/logs"
+stamp="$out/.build-start"
+touch "$stamp"
+echo "kernel: compiling $name with ${JOBS:-3} jobs (make's output: ${mlog#"$top"/})"
+kmake -s -j"${JOBS:-3}" "$(basename "$image")" modules > "$mlog" 2>&1 &
+mpid=$!
+last=$start
+while kill -0 "$mpid" 2> /dev/null; do
+	sleep 2
+	now=$(date +%s)
+	if [ $((now - last)) -ge "${PROGRESS_EVERY:-60}" ]; then
+		last=$now
+		echo "kernel: $name: $((now - start)) s, $(find "$out" -name '*.o' -newer "$stamp" | wc -l) objects compiled so far"
+	fi
+done
+rc=0
+wait "$mpid" || rc=$?
+grep -E 'warning:|WARNING:' "$mlog" | head -n 40 || true
+if [ $rc != 0 ]; then
+	tail -n 40 "$mlog"
+	die "make failed for $name after $(( $(date +%s) - start )) s (log: ${mlog#"$top"/})"
+fi
+echo "kernel: installing $name's modules"
 rm -rf "$out/modroot"
-kmake -s INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install
-echo "kernel: built $(kname "$arch" "$flavor") in $(( $(date +%s) - start )) s: $out/$image"
+kmake -s INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install >> "$mlog" 2>&1 ||
+	{ tail -n 20 "$mlog"; die "modules_install failed for $name"; }
+echo "kernel: built $name in $(( $(date +%s) - start )) s: $out/$image"

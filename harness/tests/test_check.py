@@ -82,6 +82,25 @@ class Judge(unittest.TestCase):
         log = GOOD.replace('HARNESS: done\n', '')
         self.assertEqual(self.run_judge(log)[0], 1)
 
+    def test_boot_self_tests(self):
+        """CONFIG_FTRACE_STARTUP_TEST's lines: each PASSED is a result, a
+        FAILED (also on a continuation line) or no verdict fails."""
+        ok = ('[   0.6] Testing tracer function: PASSED\n'
+              '[   1.5] Testing dynamic ftrace ops #1: \n'
+              '[   2.2] (3 3 5 0 3269) PASSED\n'
+              '[   8.9] trace_kprobe: Testing kprobe tracing: OK\n')
+        log = GOOD.replace('HARNESS: kernel', ok + 'HARNESS: kernel')
+        rc, c, out = self.run_judge(log)
+        self.assertEqual((rc, c['passed']), (0, 9), out)
+        for bad in ('[   0.6] Testing tracer function: FAILED!\n',
+                    '[   1.5] Testing dynamic ftrace ops #1: \n'
+                    '[   2.2] (3 3 5 0 3269) FAILED\n',
+                    '[   0.6] Testing tracer wakeup: \n'):
+            log = GOOD.replace('HARNESS: kernel', bad + 'HARNESS: kernel')
+            rc, c, out = self.run_judge(log)
+            self.assertEqual((rc, c['failed']), (1, 1), out)
+            self.assertIn('boot self-test', out)
+
     def test_uniprocessor_fails(self):
         self.assertEqual(self.run_judge(GOOD.replace('nproc=2', 'nproc=1'))[0], 1)
 

@@ -2,25 +2,37 @@
 /*
  * Internal interface between the files of the dynamic ftrace core.
  *
- *   ftrace_records.c  call-site records: blocks, lookup, modules, init text
- *   ftrace_hash.c     ip sets (filter/notrace hashes) and the ip->data mapper
- *   ftrace_ops.c      the ops list, the list function, register/unregister
- *   ftrace_update.c   accounting (what each site must call) and patching
- *   ftrace_compat.c   <linux/ftrace_arch.h> on the 6.1 arch interface
- *   ftrace_match.c    names and globs to records
- *   ftrace_filter.c   the filter API and word syntax, boot filters, ftrace_init()
+ * The files are layers, the top one first; a file calls only files below
+ * it (harness/layers.py checks this table against the built objects):
+ *
+ *   ftrace_kunit.c    KUnit suites of the layers below
+ *   ftrace_init.c     boot and module life cycle: records made and dropped,
+ *                     the top-level tracefs files
  *   ftrace_fs.c       tracefs files of the core
- *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid, top-level files
- *   ftrace_probe.c    function probes, filter commands, :mod: filters
  *   ftrace_profile.c  the function profiler
+ *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid
  *   ftrace_direct.c   direct calls
- *   ftrace_kunit.c    KUnit suites of the logic above
+ *   ftrace_filter.c   the filter API and word syntax, boot filters
+ *   ftrace_probe.c    function probes, filter commands, :mod: filters
+ *   ftrace_register.c registering and unregistering ops, trampolines,
+ *                     IP movers sharing functions with direct ops
+ *   ftrace_update.c   the planner (what each site must call), patching,
+ *                     publishing an ops' new hash
+ *   ftrace_compat.c   <linux/ftrace_arch.h> on the 6.1 arch interface
+ *   ftrace_ops.c      the ops list, the list function, pid-aware calls
+ *   ftrace_match.c    names and globs to records
+ *   ftrace_hash.c     ip sets (filter/notrace hashes) and the ip->data mapper
+ *   ftrace_records.c  call-site records, ftrace_lock
+ *
+ * Where a lower layer needs something of a higher one, the higher one
+ * passes it down (an ops' callback, the batcher's patch function).
  *
  * Locks, in the order they are taken:
  *
  *   command_lock (ftrace_probe.c)  keeps a filter command while it runs
  *   event_mutex (trace_events.c)   taken by event commands and rmdir
- *   direct_mutex (ftrace_direct.c) direct-call targets
+ *   ftrace_direct_mutex            direct-call targets, and IP movers
+ *                                  sharing functions with them
  *   trace_types_lock (trace.c)     the trace arrays, on module load/unload
  *   regex_lock (per ops hashes)    ftrace_set_filter() and friends
  *   ftrace_lock                    records, ops, hashes and the code
@@ -64,15 +76,22 @@ extern bool ftrace_dead;
 
 /* ftrace_ops.c */
 void ftrace_ops_init(struct ftrace_ops *ops);
+void ftrace_pid_ops_update(struct ftrace_ops *ops);
 void ftrace_ops_init_hashes(struct ftrace_ops *ops,
 			    struct ftrace_ops_hash *hashes);
 bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
 bool ftrace_ops_wants_all(struct ftrace_ops *ops);
-bool ftrace_ops_active(struct ftrace_ops *ops);
+/* Is @ops active (registered, and ftrace_enabled is @enabled or it is permanent)? */
+static inline bool ftrace_ops_active_in(struct ftrace_ops *ops, bool enabled)
+{
+	return (ops->flags & FTRACE_OPS_FL_ENABLED) &&
+	       (enabled || (ops->flags & FTRACE_OPS_FL_PERMANENT));
+}
 void ftrace_update_func(void);
 struct ftrace_ops *ftrace_wanted_op(void);
 /* In ftrace_update.c; without dynamic ftrace, in ftrace_ops.c. */
 int ftrace_run_update(int command);
+/* ftrace_register.c */
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
 int ftrace_tramp_update(struct ftrace_ops *ops);
@@ -85,27 +104,11 @@ static inline bool ftrace_ops_is_direct(struct ftrace_ops *ops)
 	       (ops->flags & FTRACE_OPS_FL_DIRECT);
 }
 
-/* ftrace_direct.c: an IP mover and the direct ops it shares functions with. */
+/* ftrace_register.c: the lock of IP movers and direct ops sharing functions. */
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-int ftrace_register_ipmodify(struct ftrace_ops *ops);
-void ftrace_ipmodify_gone(struct ftrace_ops *ops);
-#else
-static inline int ftrace_register_ipmodify(struct ftrace_ops *ops)
-{
-	return -EINVAL;
-}
-
-static inline void ftrace_ipmodify_gone(struct ftrace_ops *ops)
-{
-}
+extern struct mutex ftrace_direct_mutex;
+struct ftrace_ops *ftrace_ops_on(unsigned long ip, unsigned long flags);
 #endif
-
-/* Must registering @ops tell direct ops on its functions (ftrace_direct.c)? */
-static inline bool ftrace_ipmodify_shares(struct ftrace_ops *ops)
-{
-	return IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) &&
-	       (ops->flags & FTRACE_OPS_FL_IPMODIFY);
-}
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 /* @ops' filter (or, with @nt, notrace) hash, under ftrace_lock. */
@@ -188,12 +191,20 @@ const char *ftrace_init_name_lookup(unsigned long addr, unsigned long *size,
 int ftrace_init_name_symbol(unsigned int symnum, unsigned long *value,
 			    char *name, char *module_name);
 struct ftrace_rec *ftrace_find_rec(unsigned long ip, struct ftrace_block **bp);
+/* For the KUnit suites: */
 struct ftrace_rec *ftrace_block_find(struct ftrace_block *b, unsigned long ip);
 struct ftrace_block *ftrace_blocks_build(struct module *mod,
 					 unsigned long *start,
 					 unsigned long *end);
+/* For the KUnit suites: */
 void ftrace_blocks_free(struct ftrace_block *chain);
-void ftrace_boot_records(unsigned long *start, unsigned long *end);
+void ftrace_blocks_publish(struct ftrace_block *chain);
+void ftrace_records_remove(struct module *mod, unsigned long start,
+			   unsigned long end);
+void ftrace_init_names_save(struct module *mod, unsigned long start,
+			    unsigned long end);
+void ftrace_init_names_drop(struct module *mod);
+unsigned long ftrace_record_bytes_x100(void);
 /* The linker script brackets the __mcount_loc table with these. */
 extern unsigned long __start_mcount_loc[];
 extern unsigned long __stop_mcount_loc[];
@@ -209,6 +220,7 @@ int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip);
 void ftrace_hash_del(struct ftrace_hash *hash, struct ftrace_func_entry *e);
 void ftrace_hash_clear(struct ftrace_hash *hash);
 struct ftrace_hash *ftrace_hash_resized(struct ftrace_hash *src);
+/* For the KUnit suites: */
 bool ftrace_hash_equal(struct ftrace_hash *a, struct ftrace_hash *b);
 void ftrace_hash_drop_range(struct ftrace_hash *hash, unsigned long start,
 			    unsigned long end);
@@ -220,65 +232,26 @@ extern struct ftrace_hash ftrace_empty_hash;
 
 /* ftrace_update.c */
 
-/* What an update does to one site, and to its record's flag word. */
-struct ftrace_site_change {
-	u32 flags;		/* the flag word it was worked out for */
-	u32 next;		/* the word once the site is written */
-	bool act;		/* false: neither site nor record changes */
-	unsigned long old;	/* what the site calls now (0: the NOP) */
-	unsigned long new;	/* what it must call */
-};
-
-/*
- * Sites on their way to the back end (ftrace_arch_patch(), or a test's),
- * FTRACE_BATCH_MAX at a time, with the records to update once written
- * and their flag words then.  @memo is the change worked out for the
- * last record, reused for the next while @memo_ok and the flag word is
- * the same.
- */
-struct ftrace_batcher {
-	int (*patch)(struct ftrace_batch *batch);
-	struct ftrace_batch batch;
-	struct ftrace_patch entry[FTRACE_BATCH_MAX];
-	struct ftrace_rec *rec[FTRACE_BATCH_MAX];
-	u32 next[FTRACE_BATCH_MAX];
-	struct ftrace_site_change memo;
-	bool memo_ok;
-	bool enable;
-	unsigned int written;
-	unsigned int changed;
-	unsigned int batches;
-};
-
-extern struct ftrace_ops __rcu **ftrace_plan_ops;
-unsigned int ftrace_plan_block(struct ftrace_block *b);
-void ftrace_plan_mark(struct ftrace_block *b);
-void ftrace_batcher_start(struct ftrace_batcher *bt,
-			  int (*patch)(struct ftrace_batch *batch),
-			  bool enable, bool live, struct module *mod);
-int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b);
-int ftrace_batcher_init_block(struct ftrace_batcher *bt, struct ftrace_block *b);
-int ftrace_batcher_init_sample(struct ftrace_batcher *bt,
-			       struct ftrace_block *b, unsigned int step);
-int ftrace_batcher_flush(struct ftrace_batcher *bt);
-void ftrace_patch_failed(const struct ftrace_batch *batch, int err);
 extern u64 ftrace_update_time;
 extern u64 ftrace_total_mod_time;
 void ftrace_enable_new_records(struct ftrace_block *b);
 void ftrace_convert_block(struct ftrace_block *b);
-void ftrace_slots_gc(void);
 unsigned long ftrace_site_target(unsigned long ip);
+int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
+			struct ftrace_hash *hash);
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+extern struct ftrace_hash __rcu *ftrace_direct_hash;
+#endif
 
 /*
- * The set_graph_function hashes (ftrace_fs.c).  trace.h declares them only
+ * The set_graph_function hashes (ftrace_filter.c).  trace.h declares them only
  * with the graph tracer; the core keeps them (empty) without it too.
  */
 extern struct ftrace_hash __rcu *ftrace_graph_hash;
 extern struct ftrace_hash __rcu *ftrace_graph_notrace_hash;
 
 /* ftrace_filter.c */
-int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
-			struct ftrace_hash *hash);
+void ftrace_apply_boot_filters(void);
 void ftrace_ops_drop_range(unsigned long start, unsigned long end);
 
 /* ftrace_match.c */
@@ -292,6 +265,7 @@ int ftrace_glob_parse(char *str, int len, struct ftrace_glob *g, bool *neg);
 char *arch_ftrace_match_adjust(char *str, const char *search);
 bool ftrace_glob_match(const char *name, const struct ftrace_glob *g);
 unsigned long ftrace_word_address(const char *search);
+/* For the KUnit suites: */
 int ftrace_prefilter_misses(const char *word, unsigned int *matches);
 int ftrace_match_to_hash(struct ftrace_hash *hash, const char *func,
 			 const char *mod, bool remove);
@@ -320,8 +294,12 @@ void ftrace_mod_loaded(struct module *mod);
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
-/* ftrace_pid.c */
-void ftrace_pid_ops_update(struct ftrace_ops *ops);
+/* Is a PID list of @tr set (ftrace_pid.c)? */
+static inline bool ftrace_pids_set(struct trace_array *tr)
+{
+	return rcu_access_pointer(tr->function_pids) ||
+	       rcu_access_pointer(tr->function_no_pids);
+}
 
 /* ftrace_fs.c */
 #ifdef CONFIG_DYNAMIC_FTRACE

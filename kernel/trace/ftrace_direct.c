@@ -3,8 +3,9 @@
  * Direct calls: a call site that calls a custom trampoline instead of the
  * ftrace callers (register_ftrace_direct()).
  *
- * The targets live in direct_hash (entry->direct).  One ops, direct_ops,
- * has every direct site in its filter.  When direct_ops alone wants a site,
+ * The targets live in ftrace_direct_hash (entry->direct; the planner in
+ * ftrace_update.c reads it).  One ops, direct_ops, has every direct site
+ * in its filter.  When direct_ops alone wants a site,
  * the site calls the target itself (FTRACE_FL_DIRECT_EN); when other ops
  * share the site, it calls the register-saving caller and direct_call()
  * tells the caller to continue into the target on its way out.
@@ -17,23 +18,6 @@
 #include "ftrace_core.h"
 
 int ftrace_direct_func_count;
-static struct ftrace_hash __rcu *direct_hash = RCU_INITIALIZER(&ftrace_empty_hash);
-static DEFINE_MUTEX(direct_mutex);
-
-/**
- * ftrace_find_rec_direct - the direct target of the call site at @ip
- * @ip: a call-site address
- *
- * Return: the target, or 0 if the site has none.
- */
-unsigned long ftrace_find_rec_direct(unsigned long ip)
-{
-	struct ftrace_func_entry *e;
-
-	e = ftrace_lookup_ip(rcu_dereference_raw(direct_hash), ip);
-	return e ? e->direct : 0;
-}
-
 static void direct_call(unsigned long ip, unsigned long pip,
 			struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
@@ -54,16 +38,16 @@ static struct ftrace_ops direct_ops = {
 
 static void direct_publish(struct ftrace_hash *old, struct ftrace_hash *new)
 {
-	rcu_assign_pointer(direct_hash, new);
+	rcu_assign_pointer(ftrace_direct_hash, new);
 	ftrace_direct_func_count = new->count;
 	ftrace_hash_free_rcu(old);
 }
 
 /*
- * Publish a copy of direct_hash in which every address of @ips maps to
+ * Publish a copy of ftrace_direct_hash in which every address of @ips maps to
  * @addr (0: in which none of them is).
  *
- * The update engine reads direct_hash in preemptible code under
+ * The update engine reads ftrace_direct_hash in preemptible code under
  * ftrace_lock, which the rude grace period of the free does not cover:
  * the swap happens under ftrace_lock too.
  */
@@ -73,9 +57,9 @@ static int direct_set_many(struct ftrace_hash *ips, unsigned long addr)
 	struct ftrace_hash *old, *new;
 	unsigned long i;
 
-	lockdep_assert_held(&direct_mutex);
+	lockdep_assert_held(&ftrace_direct_mutex);
 	guard(mutex)(&ftrace_lock);
-	old = rcu_dereference_protected(direct_hash,
+	old = rcu_dereference_protected(ftrace_direct_hash,
 					lockdep_is_held(&ftrace_lock));
 	new = ftrace_hash_copy(old);
 	if (!new)
@@ -124,7 +108,7 @@ int register_ftrace_direct(unsigned long ip, unsigned long addr)
 	ip = ftrace_location(ip);
 	if (!ip)
 		return -ENODEV;
-	mutex_lock(&direct_mutex);
+	mutex_lock(&ftrace_direct_mutex);
 	ret = -EBUSY;
 	if (ftrace_find_rec_direct(ip))
 		goto out;
@@ -139,7 +123,7 @@ int register_ftrace_direct(unsigned long ip, unsigned long addr)
 		direct_set(ip, 0);
 	}
 out:
-	mutex_unlock(&direct_mutex);
+	mutex_unlock(&ftrace_direct_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_ftrace_direct);
@@ -158,9 +142,9 @@ int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 
 	ip = ftrace_location(ip);
 	ftrace_ops_init(&direct_ops);
-	mutex_lock(&direct_mutex);
+	mutex_lock(&ftrace_direct_mutex);
 	filter = rcu_dereference_protected(direct_ops.func_hash->filter_hash,
-					   lockdep_is_held(&direct_mutex));
+					   lockdep_is_held(&ftrace_direct_mutex));
 	/* Only what register_ftrace_direct() set (not a multi ops' site). */
 	if (!ip || ftrace_find_rec_direct(ip) != addr ||
 	    !ftrace_lookup_ip(filter, ip))
@@ -174,7 +158,7 @@ int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 	if (!ret)
 		ret = direct_set(ip, 0);
 out:
-	mutex_unlock(&direct_mutex);
+	mutex_unlock(&ftrace_direct_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_direct);
@@ -203,7 +187,7 @@ int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 	int ret = -ENODEV;
 
 	ip = ftrace_location(ip);
-	mutex_lock(&direct_mutex);
+	mutex_lock(&ftrace_direct_mutex);
 	if (!ip || ftrace_find_rec_direct(ip) != old_addr)
 		goto out;
 	ret = ftrace_set_filter_ip(&stub, ip, 0, 0);
@@ -215,7 +199,7 @@ int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 	}
 	ftrace_free_filter(&stub);
 out:
-	mutex_unlock(&direct_mutex);
+	mutex_unlock(&ftrace_direct_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct);
@@ -223,9 +207,9 @@ EXPORT_SYMBOL_GPL(modify_ftrace_direct);
 /*
  * Direct calls for a set of functions at once (BPF trampolines): the
  * caller's ops carries the functions in its filter hash; the targets go
- * into direct_hash like single direct calls, and the ops is registered as
- * a direct ops (FTRACE_OPS_FL_DIRECT), so a site it alone wants calls its
- * target itself.
+ * into ftrace_direct_hash like single direct calls, and the ops is
+ * registered as a direct ops (FTRACE_OPS_FL_DIRECT), so a site it alone
+ * wants calls its target itself.
  */
 #define DIRECT_MULTI_FLAGS	(FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS)
 
@@ -250,22 +234,11 @@ static struct ftrace_hash *multi_ips(struct ftrace_ops *ops)
  *   DISABLE_PEER  that IP mover went (errors are ignored)
  *
  * A direct ops without ops_func (direct_ops) does not share: -EBUSY, and
- * the planner refuses such a site too.  direct_mutex is held throughout,
- * so no direct ops comes or goes while an owner is being told.
+ * the planner refuses such a site too.  ftrace_direct_mutex is held
+ * throughout, so no direct ops comes or goes while an owner is being told.
+ * The IP mover's side of this (telling PEER and DISABLE_PEER) is in
+ * ftrace_register.c, which registers it.
  */
-
-/* The first registered ops with any of @flags that wants @ip, or NULL. */
-static struct ftrace_ops *ops_on(unsigned long ip, unsigned long flags)
-{
-	struct ftrace_ops *op;
-
-	lockdep_assert_held(&ftrace_lock);
-	for_each_ftrace_ops(op)
-		if ((op->flags & flags) && (op->flags & FTRACE_OPS_FL_ENABLED) &&
-		    ftrace_ops_wants(op, ip))
-			return op;
-	return NULL;
-}
 
 /* Does a registered IP mover want one of the functions in @ips? */
 static bool ipmodify_on_any(struct ftrace_hash *ips)
@@ -277,7 +250,7 @@ static bool ipmodify_on_any(struct ftrace_hash *ips)
 		return false;
 	guard(mutex)(&ftrace_lock);
 	for_each_hash_entry(ips, i, e)
-		if (ops_on(e->ip, FTRACE_OPS_FL_IPMODIFY))
+		if (ftrace_ops_on(e->ip, FTRACE_OPS_FL_IPMODIFY))
 			return true;
 	return false;
 }
@@ -285,76 +258,12 @@ static bool ipmodify_on_any(struct ftrace_hash *ips)
 /* SELF: may direct ops @ops go onto the functions of @ips? */
 static int share_self(struct ftrace_ops *ops, struct ftrace_hash *ips)
 {
-	lockdep_assert_held(&direct_mutex);
+	lockdep_assert_held(&ftrace_direct_mutex);
 	if (!ipmodify_on_any(ips))
 		return 0;
 	if (!ops->ops_func)
 		return -EBUSY;
 	return ops->ops_func(ops, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF);
-}
-
-/*
- * Tell the owner of each direct ops on a function of IP mover @ops about
- * it (@cmd: PEER or DISABLE_PEER).  Return: the first error, for PEER.
- */
-static int tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
-{
-	struct ftrace_ops *op, *last = NULL;
-	struct ftrace_func_entry *e;
-	struct ftrace_hash *ips;
-	unsigned long i;
-	int ret;
-
-	lockdep_assert_held(&direct_mutex);
-	ips = rcu_dereference_raw(ops->func_hash->filter_hash);
-	if (ftrace_hash_empty(ips))
-		return 0;
-	for_each_hash_entry(ips, i, e) {
-		scoped_guard(mutex, &ftrace_lock)
-			op = ops_on(e->ip, FTRACE_OPS_FL_DIRECT);
-		if (!op || op == last)
-			continue;
-		last = op;
-		if (cmd == FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER) {
-			if (op->ops_func)
-				op->ops_func(op, cmd);
-			continue;
-		}
-		if (!op->ops_func)
-			return -EBUSY;
-		ret = op->ops_func(op, cmd);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/**
- * ftrace_register_ipmodify - register IP mover @ops, telling direct peers
- * @ops: an unregistered ops with FTRACE_OPS_FL_IPMODIFY
- *
- * Return: 0, or the error of a peer's ops_func or of registering @ops.
- */
-int ftrace_register_ipmodify(struct ftrace_ops *ops)
-{
-	int ret;
-
-	guard(mutex)(&direct_mutex);
-	ret = tell_peers(ops, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER);
-	if (ret)
-		return ret;
-	guard(mutex)(&ftrace_lock);
-	return ftrace_startup(ops, 0);
-}
-
-/**
- * ftrace_ipmodify_gone - IP mover @ops was unregistered: tell direct peers
- * @ops: the ops, no longer registered
- */
-void ftrace_ipmodify_gone(struct ftrace_ops *ops)
-{
-	guard(mutex)(&direct_mutex);
-	tell_peers(ops, FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER);
 }
 
 /*
@@ -393,7 +302,7 @@ int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 	ips = multi_ips(ops);
 	if ((ops->flags & FTRACE_OPS_FL_ENABLED) || ftrace_hash_empty(ips))
 		return -EINVAL;
-	guard(mutex)(&direct_mutex);
+	guard(mutex)(&ftrace_direct_mutex);
 	for_each_hash_entry(ips, i, e)
 		if (ftrace_find_rec_direct(e->ip))
 			return -EBUSY;
@@ -426,7 +335,7 @@ int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 	if (!(ops->flags & FTRACE_OPS_FL_ENABLED) ||
 	    !(ops->flags & FTRACE_OPS_FL_DIRECT))
 		return -EINVAL;
-	scoped_guard(mutex, &direct_mutex) {
+	scoped_guard(mutex, &ftrace_direct_mutex) {
 		ret = unregister_ftrace_function(ops);
 		direct_set_many(multi_ips(ops), 0);
 	}
@@ -442,9 +351,10 @@ EXPORT_SYMBOL_GPL(unregister_ftrace_direct_multi);
  * @ops: an ops registered with register_ftrace_direct_multi()
  * @addr: the new target
  *
- * The caller holds direct_mutex (it is called back from ftrace).  While
- * the targets change, a stub ops shares @ops' functions, so their sites go
- * through the list function and never call a target half way through.
+ * The caller holds ftrace_direct_mutex (it is called back from ftrace).
+ * While the targets change, a stub ops shares @ops' functions, so their
+ * sites go through the list function and never call a target half way
+ * through.
  *
  * Return: 0, -EINVAL if @ops is not registered, the error of
  * @ops->ops_func (as for register_ftrace_direct_multi()), or another error.
@@ -459,7 +369,7 @@ int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops,
 	};
 	int ret;
 
-	lockdep_assert_held(&direct_mutex);
+	lockdep_assert_held(&ftrace_direct_mutex);
 	if (!(ops->flags & FTRACE_OPS_FL_ENABLED) ||
 	    !(ops->flags & FTRACE_OPS_FL_DIRECT))
 		return -EINVAL;
@@ -486,7 +396,7 @@ EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi_nolock);
  */
 int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 {
-	guard(mutex)(&direct_mutex);
+	guard(mutex)(&ftrace_direct_mutex);
 	return modify_ftrace_direct_multi_nolock(ops, addr);
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi);

@@ -243,6 +243,11 @@ void ftrace_free_filter(struct ftrace_ops *ops)
 }
 EXPORT_SYMBOL_GPL(ftrace_free_filter);
 
+/* The set_graph_function and set_graph_notrace hashes. */
+struct ftrace_hash __rcu *ftrace_graph_hash = RCU_INITIALIZER(&ftrace_empty_hash);
+struct ftrace_hash __rcu *ftrace_graph_notrace_hash =
+	RCU_INITIALIZER(&ftrace_empty_hash);
+
 /* Boot command line: ftrace_filter=, ftrace_notrace=, graph filters. */
 #define BOOT_BUF_SIZE 1024
 static char boot_filter[BOOT_BUF_SIZE] __initdata;
@@ -309,7 +314,8 @@ static void __init set_graph_early(char *buf, struct ftrace_hash __rcu **slot)
 	ftrace_hash_free(hash);
 }
 
-static void __init apply_boot_filters(void)
+/* The filters of the boot command line, once the records exist. */
+void __init ftrace_apply_boot_filters(void)
 {
 	if (boot_filter[0])
 		ftrace_set_early_filter(&global_ops, boot_filter, 1);
@@ -319,84 +325,6 @@ static void __init apply_boot_filters(void)
 		set_graph_early(boot_graph, &ftrace_graph_hash);
 	if (boot_graph_notrace[0])
 		set_graph_early(boot_graph_notrace, &ftrace_graph_notrace_hash);
-}
-
-/**
- * ftrace_init - create the records of vmlinux and NOP every call site
- *
- * Runs from start_kernel() on the boot CPU with interrupts off, before any
- * other CPU is up.
- */
-void __init ftrace_init(void)
-{
-	if (ftrace_arch_init()) {
-		ftrace_dead = true;
-		return;
-	}
-	if (__stop_mcount_loc - __start_mcount_loc == 0) {
-		pr_info("ftrace: no call sites recorded\n");
-		ftrace_dead = true;
-		return;
-	}
-	ftrace_boot_records(__start_mcount_loc, __stop_mcount_loc);
-	if (ftrace_dead)
-		return;
-	ftrace_enabled = 1;
-	apply_boot_filters();
-}
-
-/*
- * Is a registered ops using @hashes?  Several ops can share one pair of
- * hashes: fgraph's ops and the profiler's use global_ops' (the top-level
- * set_ftrace_filter), whether or not global_ops itself is registered.
- */
-static bool hashes_in_use(struct ftrace_ops_hash *hashes)
-{
-	struct ftrace_ops *op;
-
-	for_each_ftrace_ops(op)
-		if (op->func_hash == hashes)
-			return true;
-	return false;
-}
-
-/**
- * ftrace_ops_set_hash - publish a new filter or notrace hash for @ops
- * @ops: the ops (registered or not)
- * @nt: replace the notrace hash (true) or the filter hash (false)
- * @hash: the new contents; copied, the caller keeps ownership
- *
- * Called with ftrace_lock held.  If @ops, or another ops sharing its
- * hashes, is registered, the call sites are updated; on failure the old
- * hash is restored.
- *
- * Return: 0, -ENOMEM, or the error of the update.
- */
-int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
-			struct ftrace_hash *hash)
-{
-	struct ftrace_hash __rcu **slot;
-	struct ftrace_hash *new, *old;
-	int ret = 0;
-
-	lockdep_assert_held(&ftrace_lock);
-	slot = nt ? &ops->func_hash->notrace_hash :
-			 &ops->func_hash->filter_hash;
-	new = ftrace_hash_resized(hash);
-	if (!new)
-		return -ENOMEM;
-	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
-	rcu_assign_pointer(*slot, new);
-	if (hashes_in_use(ops->func_hash)) {
-		ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
-		if (ret) {
-			rcu_assign_pointer(*slot, old);
-			ftrace_run_update(FTRACE_UPDATE_CALLS);
-			old = new;
-		}
-	}
-	ftrace_hash_free_rcu(old);
-	return ret;
 }
 
 static void drop_ops_range(struct ftrace_ops *ops, unsigned long start,

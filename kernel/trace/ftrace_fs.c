@@ -32,10 +32,6 @@
 
 #include "ftrace_core.h"
 
-struct ftrace_hash __rcu *ftrace_graph_hash = RCU_INITIALIZER(&ftrace_empty_hash);
-struct ftrace_hash __rcu *ftrace_graph_notrace_hash =
-	RCU_INITIALIZER(&ftrace_empty_hash);
-
 /*
  * Size of the word buffer: a filter word may be as long as a full symbol
  * string ("name+off/size [module build-id]") plus a few glob characters.

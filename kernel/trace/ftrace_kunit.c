@@ -14,7 +14,7 @@
 #include <linux/slab.h>
 #include <asm/sections.h>
 
-#include "ftrace_core.h"
+#include "ftrace_update.h"
 
 /* Hashes. */
 
@@ -480,7 +480,7 @@ struct plan_fixture {
 	struct ftrace_batcher *bt;
 	struct ftrace_ops a, r;
 	struct ftrace_ops __rcu *list;
-	int saved_enabled;
+	struct ftrace_plan_ctx ctx;	/* plans against @list, enabled */
 };
 
 static void cb(unsigned long ip, unsigned long pip, struct ftrace_ops *op,
@@ -549,10 +549,10 @@ static int plan_init(struct kunit *test)
 	RCU_INIT_POINTER(f->r.next, &ftrace_list_end);
 	RCU_INIT_POINTER(f->list, &f->a);
 
+	f->ctx.ops = &f->list;
+	f->ctx.enabled = true;
+	/* The slot table of trampolines is the core's: one user at a time. */
 	mutex_lock(&ftrace_lock);
-	f->saved_enabled = ftrace_enabled;
-	ftrace_enabled = 1;
-	ftrace_plan_ops = &f->list;
 	test->priv = f;
 	return 0;
 }
@@ -561,8 +561,6 @@ static void plan_exit(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 
-	ftrace_plan_ops = &ftrace_ops_list;
-	ftrace_enabled = f->saved_enabled;
 	/* Forget the fake trampolines' slots. */
 	ftrace_slots_gc();
 	mutex_unlock(&ftrace_lock);
@@ -587,7 +585,7 @@ static int run_block(struct plan_fixture *f, struct ftrace_block *b,
 {
 	int ret;
 
-	ftrace_batcher_start(f->bt, patch, enable, true, NULL);
+	ftrace_batcher_start(f->bt, &f->ctx, patch, enable, true, NULL);
 	for (ret = 0; b && !ret; b = rcu_dereference_raw(b->next))
 		ret = ftrace_batcher_add_block(f->bt, b);
 	if (!ret)
@@ -605,7 +603,7 @@ static void plan_counts_and_flags(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 1U);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 2U);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 2)), 0U);
@@ -625,7 +623,7 @@ static void touched_and_modified_stick(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & REC_TOUCHED);
 	ftrace_plan_mark(f->b);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 0)->flags & REC_TOUCHED);
@@ -634,7 +632,7 @@ static void touched_and_modified_stick(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 1)->flags & REC_MODIFIED);
 
 	f->r.flags |= FTRACE_OPS_FL_IPMODIFY;
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
 	ftrace_plan_mark(f->b);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & REC_MODIFIED);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & REC_MODIFIED);
@@ -643,13 +641,13 @@ static void touched_and_modified_stick(struct kunit *test)
 	f->a.flags |= FTRACE_OPS_FL_IPMODIFY;
 	f->r.flags &= ~FTRACE_OPS_FL_ENABLED;
 	rec_of(f, 0)->flags |= FTRACE_FL_DISABLED;
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	ftrace_plan_mark(f->b);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 0)->flags & REC_MODIFIED);
 	rec_of(f, 0)->flags &= ~FTRACE_FL_DISABLED;
 
 	f->a.flags &= ~(FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_IPMODIFY);
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	ftrace_plan_mark(f->b);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 0U);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 0)->flags & REC_TOUCHED);
@@ -664,7 +662,7 @@ static void patch_exactly_the_changes(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	KUNIT_EXPECT_EQ(test, run_fake(f, true), 2);
 	KUNIT_EXPECT_TRUE(test, fake_text[0].call);
 	KUNIT_EXPECT_EQ(test, fake_text[0].target, (unsigned long)FTRACE_ADDR);
@@ -675,7 +673,7 @@ static void patch_exactly_the_changes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_writes, 2);
 
 	/* Nothing changed: nothing is written. */
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	KUNIT_EXPECT_EQ(test, run_fake(f, true), 0);
 	KUNIT_EXPECT_EQ(test, fake_writes, 2);
 
@@ -684,7 +682,7 @@ static void patch_exactly_the_changes(struct kunit *test)
 	 * written only if the two callers differ (on arm64 they are one).
 	 */
 	f->r.flags &= ~FTRACE_OPS_FL_ENABLED;
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	KUNIT_EXPECT_EQ(test, run_fake(f, true), two_callers());
 	KUNIT_EXPECT_EQ(test, fake_text[1].target, (unsigned long)FTRACE_ADDR);
 	KUNIT_EXPECT_EQ(test, fake_writes, 2 + two_callers());
@@ -703,7 +701,7 @@ static void trampoline_for_a_lone_ops(struct kunit *test)
 	unsigned long tramp = site_ip(3);	/* any distinct address */
 
 	f->a.trampoline = tramp;
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 0)->flags & FTRACE_FL_TRAMP);
 	KUNIT_EXPECT_FALSE(test, rec_of(f, 1)->flags & FTRACE_FL_TRAMP);
 	KUNIT_EXPECT_EQ(test, run_fake(f, true), 2);
@@ -743,7 +741,7 @@ static void trampoline_slots_run_out(struct kunit *test)
 		RCU_INIT_POINTER(ops[i].next, i + 1 < n ? &ops[i + 1] : &f->a);
 	}
 	RCU_INIT_POINTER(f->list, &ops[0]);
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	KUNIT_EXPECT_EQ(test, run_fake(f, true), n);
 	for (i = 0; i < n; i++) {
 		KUNIT_EXPECT_TRUE(test, fake_text[i + 2].call);
@@ -756,7 +754,7 @@ static void trampoline_slots_run_out(struct kunit *test)
 	/* Slots other ops hold at boot are not ours to count on. */
 	KUNIT_EXPECT_GT(test, tramps, 0);
 	KUNIT_EXPECT_LE(test, tramps, REC_SLOTS - 1);
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	KUNIT_EXPECT_EQ(test, run_fake(f, true), 0);
 	KUNIT_EXPECT_EQ(test, run_fake(f, false), n);
 	for (i = 0; i < n; i++)
@@ -785,7 +783,7 @@ static void plan_all_and_picky_ops(struct kunit *test)
 	all->flags |= FTRACE_OPS_FL_ENABLED;
 	RCU_INIT_POINTER(all->next, &f->a);
 	RCU_INIT_POINTER(f->list, all);
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 2U);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 3U);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 2)), 1U);
@@ -804,7 +802,7 @@ static void plan_all_and_picky_ops(struct kunit *test)
 		ops[i].flags |= FTRACE_OPS_FL_ENABLED;
 		RCU_INIT_POINTER(ops[i].next, rcu_dereference_raw(f->list));
 		RCU_INIT_POINTER(f->list, &ops[i]);
-		KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+		KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
 		KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 2U);
 		KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 1)), 3U);
 		KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 2)),
@@ -822,9 +820,9 @@ static void plan_all_and_picky_ops(struct kunit *test)
 	ipm->flags |= FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_IPMODIFY;
 	RCU_INIT_POINTER(ipm->next, rcu_dereference_raw(f->list));
 	RCU_INIT_POINTER(f->list, ipm);
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), f->b->count);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), f->b->count);
 	ipm->flags &= ~FTRACE_OPS_FL_ENABLED;
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 2)->flags & FTRACE_FL_IPMODIFY);
 	RCU_INIT_POINTER(f->list, &f->a);
 	for (i = 0; i < n; i++)
@@ -835,7 +833,7 @@ static void mismatch_is_not_written(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	fake_text[0].call = true;	/* someone else wrote the site */
 	fake_text[0].target = 0x1234;
 	KUNIT_EXPECT_EQ(test, run_fake(f, true), -EINVAL);
@@ -881,7 +879,7 @@ static struct ftrace_block *wide_block(struct plan_fixture *f)
 	ftrace_hash_clear(h);
 	RCU_INIT_POINTER(f->a.next, &ftrace_list_end);
 	for (c = b; c; c = rcu_dereference_raw(c->next))
-		ftrace_plan_block(c);
+		ftrace_plan_block(&f->ctx, c);
 	return b;
 }
 
@@ -951,7 +949,7 @@ static void lone_trampoline_over_many_sites(struct kunit *test)
 	RCU_INIT_POINTER(f->r.next, &ftrace_list_end);
 	RCU_INIT_POINTER(f->a.next, &f->r);
 	for (c = b; c; c = rcu_dereference_raw(c->next))
-		ftrace_plan_block(c);
+		ftrace_plan_block(&f->ctx, c);
 
 	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, true), NWIDE);
 	KUNIT_EXPECT_FALSE(test, fake_unsorted);
@@ -1050,7 +1048,7 @@ static void batches_stay_sorted(struct kunit *test)
 	KUNIT_ASSERT_NULL(test, rcu_dereference_raw(hi->next));
 	RCU_INIT_POINTER(hi->next, lo);
 	for (b = hi; b; b = rcu_dereference_raw(b->next))
-		ftrace_plan_block(b);
+		ftrace_plan_block(&f->ctx, b);
 	KUNIT_EXPECT_EQ(test, run_block(f, hi, fake_patch, true), NWIDE);
 	KUNIT_EXPECT_FALSE(test, fake_unsorted);
 	/* 312 sites: 256 and 56; then 300: 256 and 44. */
@@ -1075,7 +1073,7 @@ static void init_batch(struct kunit *test)
 	 * The records keep their planned state (one user each): an init
 	 * batch must not record the NOPs it writes as a change of state.
 	 */
-	ftrace_batcher_start(f->bt, fake_patch, true, false, NULL);
+	ftrace_batcher_start(f->bt, &f->ctx, fake_patch, true, false, NULL);
 	for (c = b; c; c = rcu_dereference_raw(c->next))
 		KUNIT_EXPECT_EQ(test, ftrace_batcher_init_block(f->bt, c), 0);
 	KUNIT_EXPECT_EQ(test, ftrace_batcher_flush(f->bt), 0);
@@ -1097,7 +1095,7 @@ static unsigned int sample_chain(struct plan_fixture *f, struct ftrace_block *b,
 
 	fake_seen = 0;
 	for (c = b; c; c = rcu_dereference_raw(c->next)) {
-		ftrace_batcher_start(f->bt, fake_patch_fresh, false, false, NULL);
+		ftrace_batcher_start(f->bt, &f->ctx, fake_patch_fresh, false, false, NULL);
 		if (ftrace_batcher_init_sample(f->bt, c, FTRACE_FRESH_SAMPLE) ||
 		    ftrace_batcher_flush(f->bt))
 			return UINT_MAX;
@@ -1149,7 +1147,7 @@ static void fresh_sample_finds_call(struct kunit *test)
 	/* Not sampled: still the call. */
 	KUNIT_EXPECT_TRUE(test, wide_text[2 * FTRACE_FRESH_SAMPLE + 1].call);
 	for (c = b; c; c = rcu_dereference_raw(c->next)) {
-		ftrace_batcher_start(f->bt, fake_patch_fresh, false, false, NULL);
+		ftrace_batcher_start(f->bt, &f->ctx, fake_patch_fresh, false, false, NULL);
 		KUNIT_EXPECT_EQ(test, ftrace_batcher_init_block(f->bt, c), 0);
 		KUNIT_EXPECT_EQ(test, ftrace_batcher_flush(f->bt), 0);
 	}
@@ -1163,9 +1161,9 @@ static void ipmodify_conflict(struct kunit *test)
 	struct plan_fixture *f = test->priv;
 
 	f->a.flags |= FTRACE_OPS_FL_IPMODIFY;
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
 	f->r.flags |= FTRACE_OPS_FL_IPMODIFY;
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 1U);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 1U);
 }
 
 static int share_ok(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
@@ -1188,14 +1186,14 @@ static void direct_shares_with_ipmodify(struct kunit *test)
 	}
 	f->a.flags |= FTRACE_OPS_FL_IPMODIFY;
 	f->r.flags |= FTRACE_OPS_FL_DIRECT;
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 1U);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 1U);
 	f->r.ops_func = share_ok;
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 0U);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & FTRACE_FL_IPMODIFY);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 1)->flags & FTRACE_FL_DIRECT);
 	f->r.flags &= ~FTRACE_OPS_FL_DIRECT;
 	f->r.flags |= FTRACE_OPS_FL_IPMODIFY;
-	KUNIT_EXPECT_EQ(test, ftrace_plan_block(f->b), 1U);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 1U);
 }
 
 static void notrace_and_disabled(struct kunit *test)
@@ -1207,7 +1205,7 @@ static void notrace_and_disabled(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	ftrace_hash_add(h, site_ip(0));
 	rec_of(f, 1)->flags |= FTRACE_FL_DISABLED;
-	ftrace_plan_block(f->b);
+	ftrace_plan_block(&f->ctx, f->b);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 0)), 0U);
 	KUNIT_EXPECT_EQ(test, run_fake(f, true), 0);
 	KUNIT_EXPECT_EQ(test, fake_writes, 0);

@@ -15,39 +15,6 @@
 
 #include "ftrace_core.h"
 
-static bool pids_set(struct trace_array *tr)
-{
-	return rcu_access_pointer(tr->function_pids) ||
-	       rcu_access_pointer(tr->function_no_pids);
-}
-
-/*
- * The per-CPU word the sched_switch probe keeps: FTRACE_PID_IGNORE (the
- * task is filtered out), FTRACE_PID_TRACE (no list: trace), or the pid it
- * found allowed, which must still be the current task's.
- */
-static void pid_func(unsigned long ip, unsigned long parent_ip,
-		     struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	struct trace_array *tr = op->private;
-	int who = tr ? this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid) :
-		       FTRACE_PID_TRACE;
-
-	if (who == FTRACE_PID_TRACE ||
-	    (who != FTRACE_PID_IGNORE && who == current->pid))
-		op->saved_func(ip, parent_ip, op, fregs);
-}
-
-/* Point an FTRACE_OPS_FL_PID ops at pid_func() or at its own func. */
-void ftrace_pid_ops_update(struct ftrace_ops *ops)
-{
-	struct trace_array *tr = ops->private;
-
-	if (!(ops->flags & FTRACE_OPS_FL_PID) || !ops->saved_func)
-		return;
-	ops->func = tr && pids_set(tr) ? pid_func : ops->saved_func;
-}
-
 /* Re-aim every registered pid-aware ops after a list changed. */
 static void update_pid_ops(void)
 {
@@ -116,7 +83,7 @@ static void pid_reset(struct trace_array *tr, bool no)
 	if (!old)
 		return;
 	rcu_assign_pointer(*pid_slot(tr, no), NULL);
-	if (!pids_set(tr)) {
+	if (!ftrace_pids_set(tr)) {
 		unregister_trace_sched_switch(sched_switch_probe, tr);
 		mark_all_traced(tr);
 	}
@@ -241,11 +208,11 @@ static ssize_t pid_write(struct file *file, const char __user *ubuf,
 	ret = trace_pid_write(old, &list, ubuf, cnt);
 	if (ret < 0)
 		goto out;
-	was_set = pids_set(tr);
+	was_set = ftrace_pids_set(tr);
 	rcu_assign_pointer(*pid_slot(tr, no), list);
 	if (!was_set && list)
 		register_trace_sched_switch(sched_switch_probe, tr);
-	if (pids_set(tr))
+	if (ftrace_pids_set(tr))
 		on_each_cpu(mark_current, tr, 1);
 	update_pid_ops();
 	if (old) {
@@ -287,17 +254,4 @@ void ftrace_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 	for (no = 0; no < ARRAY_SIZE(names); no++)
 		trace_create_file(names[no], TRACE_MODE_WRITE, d_tracer,
 				  (void *)((unsigned long)tr | no), &pid_fops);
-}
-
-/**
- * ftrace_init_tracefs_toplevel - the top-level-only files of the core
- * @tr: the top-level trace array
- * @d_tracer: the tracefs root
- */
-void __init ftrace_init_tracefs_toplevel(struct trace_array *tr,
-					 struct dentry *d_tracer)
-{
-	WARN_ON(!(tr->flags & TRACE_ARRAY_FL_GLOBAL));
-	ftrace_dyn_tracefs(d_tracer);
-	ftrace_profile_tracefs(d_tracer);
 }

@@ -845,14 +845,3 @@ void ftrace_mod_loaded(struct module *mod)
 		mod_apply(tr, module_name(mod), false);
 	}
 }
-
-/**
- * ftrace_init_trace_array - initialise the core's lists in a trace array
- * @tr: the trace array
- */
-void ftrace_init_trace_array(struct trace_array *tr)
-{
-	INIT_LIST_HEAD(&tr->func_probes);
-	INIT_LIST_HEAD(&tr->mod_trace);
-	INIT_LIST_HEAD(&tr->mod_notrace);
-}

@@ -25,6 +25,13 @@
 
 #include "ftrace_core.h"
 
+/*
+ * The core's lock (the order of all its locks is in ftrace_core.h), and
+ * whether the core has shut itself off.
+ */
+DEFINE_MUTEX(ftrace_lock);
+bool ftrace_dead;
+
 struct ftrace_block __rcu *ftrace_blocks;
 
 /* Statistics for dyn_ftrace_total_info. */
@@ -84,7 +91,7 @@ unsigned long ftrace_nr_records(void)
 }
 
 /* Bytes of record storage per record, in hundredths (for the boot line). */
-static unsigned long bytes_per_record_x100(void)
+unsigned long ftrace_record_bytes_x100(void)
 {
 	unsigned long n = ftrace_nr_records();
 
@@ -357,8 +364,8 @@ void ftrace_blocks_free(struct ftrace_block *chain)
 	}
 }
 
-/* Publish a chain of blocks at the end of the list. */
-static void publish_blocks(struct ftrace_block *chain)
+/* Publish a chain of blocks at the end of the list (ftrace_lock held). */
+void ftrace_blocks_publish(struct ftrace_block *chain)
 {
 	struct ftrace_block __rcu **link = &ftrace_blocks;
 	struct ftrace_block *b;
@@ -369,125 +376,6 @@ static void publish_blocks(struct ftrace_block *chain)
 		link = &b->next;
 	rcu_assign_pointer(*link, chain);
 }
-
-/*
- * Convert and publish the call sites of one table.
- *
- * The conversion runs under ftrace_lock although nothing can execute the
- * new sites yet: the arch's write primitive is not reentrant against an
- * update in progress (x86 queues batched writes in a shared vector while
- * an update runs), so a module load must not write code while another
- * CPU is in the middle of an update.
- */
-static int add_table(struct module *mod, unsigned long *start,
-		     unsigned long *end)
-{
-	struct ftrace_block *chain, *b;
-	u64 t;
-
-	guard(mutex)(&ftrace_lock);
-	chain = ftrace_blocks_build(mod, start, end);
-	if (IS_ERR_OR_NULL(chain))
-		return PTR_ERR_OR_ZERO(chain);
-	/*
-	 * sched_clock(): at boot, local_clock() may still read 0 (x86 with
-	 * an unstable TSC, before sched_clock_init()).
-	 */
-	t = sched_clock();
-	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
-		ftrace_convert_block(b);
-		ftrace_update_tot_cnt += b->count;
-	}
-	t = sched_clock() - t;
-	if (mod)
-		ftrace_total_mod_time += t;
-	else
-		ftrace_update_time = t;
-	publish_blocks(chain);
-	return 0;
-}
-
-/*
- * Boot: only the boot CPU runs and interrupts are off, so no call site can
- * execute while it is rewritten; this is the one update that needs neither
- * stop_machine nor breakpoints.
- */
-void __init ftrace_boot_records(unsigned long *start, unsigned long *end)
-{
-	unsigned long x100;
-	u64 t0, t1;
-	int err;
-
-	pr_info("ftrace: converting %lu call sites\n", (unsigned long)(end - start));
-	t0 = local_clock();
-	err = add_table(NULL, start, end);
-	t1 = local_clock();
-	if (err) {
-		pr_err("ftrace: cannot allocate records (%d)\n", err);
-		ftrace_dead = true;
-		return;
-	}
-	x100 = bytes_per_record_x100();
-	pr_info("ftrace: %lu call sites, %lu.%02lu bytes per record, converted in %llu us\n",
-		ftrace_nr_records(), x100 / 100, x100 % 100, div_u64(t1 - t0, 1000));
-}
-
-/* Lock order: trace_types_lock (trace arrays), then ftrace_lock. */
-static void lock_both(void)
-{
-	mutex_lock(&trace_types_lock);
-	mutex_lock(&ftrace_lock);
-}
-
-static void unlock_both(void)
-{
-	mutex_unlock(&ftrace_lock);
-	mutex_unlock(&trace_types_lock);
-}
-
-#ifdef CONFIG_MODULES
-/**
- * ftrace_module_init - create the records of a module being loaded
- * @mod: the module; its text is laid out but not yet running
- *
- * The call sites become NOPs now; they stay disabled (not patched to
- * calls) until ftrace_module_enable().
- */
-void ftrace_module_init(struct module *mod)
-{
-	if (ftrace_dead || !mod->num_ftrace_callsites)
-		return;
-	if (add_table(mod, mod->ftrace_callsites,
-		      mod->ftrace_callsites + mod->num_ftrace_callsites))
-		pr_warn("ftrace: no records for module %s\n", mod->name);
-}
-
-/**
- * ftrace_module_enable - let the module's call sites be traced
- * @mod: the module, about to run its init code
- *
- * Sites that registered ops already want are patched before the module
- * runs, so tracing a module's init works.
- */
-void ftrace_module_enable(struct module *mod)
-{
-	struct ftrace_block *b;
-	struct ftrace_rec *r;
-
-	lock_both();
-	for_each_ftrace_block(b)
-		if (b->mod == mod)
-			for (r = b->recs; r < b->recs + b->count; r++)
-				r->flags &= ~FTRACE_FL_DISABLED;
-	/* The records are listed now: ":mod:" filters waiting for it apply. */
-	if (!ftrace_dead)
-		ftrace_mod_loaded(mod);
-	for_each_ftrace_block(b)
-		if (b->mod == mod && !ftrace_dead)
-			ftrace_enable_new_records(b);
-	unlock_both();
-}
-#endif
 
 static void block_free_rcu(struct rcu_head *head)
 {
@@ -500,8 +388,8 @@ static void block_free_rcu(struct rcu_head *head)
  * after a grace period.  The kernel's callers remove a whole module or a
  * part of text no block shares (init_range()), so they never need a copy.
  */
-static void remove_range(struct module *mod, unsigned long start,
-			 unsigned long end)
+void ftrace_records_remove(struct module *mod, unsigned long start,
+			   unsigned long end)
 {
 	struct ftrace_block __rcu **link = &ftrace_blocks;
 	struct ftrace_block *b, *copy;
@@ -618,7 +506,7 @@ static int cmp_init_sym(const void *a, const void *b)
 }
 
 /* Keep the names of @mod's init functions in [start, end) (best effort). */
-static void init_names_save(struct module *mod, unsigned long start,
+void ftrace_init_names_save(struct module *mod, unsigned long start,
 			    unsigned long end)
 {
 	char buf[KSYM_NAME_LEN], *names;
@@ -655,7 +543,7 @@ static void init_names_save(struct module *mod, unsigned long start,
 	list_add_tail_rcu(&t->list, &init_name_tables);
 }
 
-static void init_names_drop(struct module *mod)
+void ftrace_init_names_drop(struct module *mod)
 {
 	struct init_names *t, *n;
 
@@ -751,26 +639,9 @@ int ftrace_init_name_symbol(unsigned int symnum, unsigned long *value,
 	return ret;
 }
 
-/**
- * ftrace_release_mod - drop every record of a module
- * @mod: the module being unloaded (or whose load failed)
- */
-void ftrace_release_mod(struct module *mod)
-{
-	unsigned long core = (unsigned long)mod->core_layout.base;
-	unsigned long init = (unsigned long)mod->init_layout.base;
-
-	lock_both();
-	remove_range(mod, 0, ULONG_MAX);
-	ftrace_ops_drop_range(core, core + mod->core_layout.size);
-	if (init)
-		ftrace_ops_drop_range(init, init + mod->init_layout.size);
-	init_names_drop(mod);
-	unlock_both();
-}
 #else
 /* Without modules there is no init text of a module to name. */
-static void init_names_save(struct module *mod, unsigned long start,
+void ftrace_init_names_save(struct module *mod, unsigned long start,
 			    unsigned long end)
 {
 }
@@ -788,32 +659,3 @@ int ftrace_init_name_symbol(unsigned int symnum, unsigned long *value,
 	return -ERANGE;
 }
 #endif /* CONFIG_MODULES */
-
-/**
- * ftrace_free_mem - drop the records of text that is being freed
- * @mod: the module the text belongs to, NULL for vmlinux
- * @start: first byte of the freed text
- * @end: one past its last byte
- */
-void ftrace_free_mem(struct module *mod, void *start, void *end)
-{
-	lock_both();
-	if (mod)
-		init_names_save(mod, (unsigned long)start, (unsigned long)end);
-	remove_range(mod, (unsigned long)start, (unsigned long)end);
-	ftrace_ops_drop_range((unsigned long)start, (unsigned long)end);
-	unlock_both();
-	/* The caller frees the text next; no lookup may still see it. */
-	synchronize_rcu();
-}
-
-/**
- * ftrace_free_init_mem - drop the records of vmlinux init text
- *
- * Called once, just before the init sections are freed.
- */
-void __ref ftrace_free_init_mem(void)
-{
-	ftrace_boot_snapshot();
-	ftrace_free_mem(NULL, __init_begin, __init_end);
-}

@@ -36,7 +36,7 @@
 #include <linux/sched/clock.h>
 #include <linux/uaccess.h>
 
-#include "ftrace_core.h"
+#include "ftrace_update.h"
 
 /* What planning keeps of a record's flag word. */
 #define REC_STATE	(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN | \
@@ -81,7 +81,7 @@ static bool tramp_live(unsigned long tramp)
 	list_for_each_entry(op, &ftrace_tramp_list, list)
 		if (op->trampoline == tramp)
 			return (op->flags & going) != going;
-	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
+	do_for_each_ftrace_op(op, ftrace_ops_list) {
 		if (op->trampoline == tramp)
 			return true;
 	} while_for_each_ftrace_op(op);
@@ -127,11 +127,45 @@ void ftrace_slots_gc(void)
 			tramp_slot[i] = 0;
 }
 
-/*
- * The ops list the plan reads: ftrace_ops_list, except while a KUnit test
- * plans its own blocks against its own ops (under ftrace_lock).
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/* The direct-call targets (entry->direct), kept by ftrace_direct.c. */
+struct ftrace_hash __rcu *ftrace_direct_hash =
+	RCU_INITIALIZER(&ftrace_empty_hash);
+
+/**
+ * ftrace_find_rec_direct - the direct target of the call site at @ip
+ * @ip: a call-site address
+ *
+ * Return: the target, or 0 if the site has none.
  */
-struct ftrace_ops __rcu **ftrace_plan_ops = &ftrace_ops_list;
+unsigned long ftrace_find_rec_direct(unsigned long ip)
+{
+	struct ftrace_func_entry *e;
+
+	e = ftrace_lookup_ip(rcu_dereference_raw(ftrace_direct_hash), ip);
+	return e ? e->direct : 0;
+}
+#endif
+
+/*
+ * The context of the core's own updates: the registered ops.  KUnit plans
+ * its own blocks against contexts of its own.
+ */
+static struct ftrace_plan_ctx live = { .ops = &ftrace_ops_list };
+
+/* The live context, with ftrace_enabled as it is now (ftrace_lock held). */
+static struct ftrace_plan_ctx *live_ctx(void)
+{
+	lockdep_assert_held(&ftrace_lock);
+	live.enabled = ftrace_enabled;
+	return &live;
+}
+
+static bool plan_active(const struct ftrace_plan_ctx *ctx,
+			struct ftrace_ops *op)
+{
+	return ftrace_ops_active_in(op, ctx->enabled);
+}
 
 /* What the active ops want of one call site. */
 struct want {
@@ -159,13 +193,14 @@ static unsigned long want_tramp(const struct want *w)
 	return w->n == 1 && !w->direct ? w->last->trampoline : 0;
 }
 
-static void who_wants(unsigned long ip, struct want *w)
+static void who_wants(const struct ftrace_plan_ctx *ctx, unsigned long ip,
+		      struct want *w)
 {
 	struct ftrace_ops *op;
 
 	memset(w, 0, sizeof(*w));
-	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
-		if (ftrace_ops_active(op) && ftrace_ops_wants(op, ip))
+	do_for_each_ftrace_op(op, *ctx->ops) {
+		if (plan_active(ctx, op) && ftrace_ops_wants(op, ip))
 			want_add(w, op);
 	} while_for_each_ftrace_op(op);
 }
@@ -176,17 +211,19 @@ static void who_wants(unsigned long ip, struct want *w)
  * each site.
  */
 struct plan {
+	const struct ftrace_plan_ctx *ctx;
 	struct want all;
 	unsigned int npicky;
 };
 
-static void plan_prepare(struct plan *p)
+static void plan_prepare(const struct ftrace_plan_ctx *ctx, struct plan *p)
 {
 	struct ftrace_ops *op;
 
 	memset(p, 0, sizeof(*p));
-	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
-		if (!ftrace_ops_active(op))
+	p->ctx = ctx;
+	do_for_each_ftrace_op(op, *ctx->ops) {
+		if (!plan_active(ctx, op))
 			continue;
 		if (ftrace_ops_wants_all(op))
 			want_add(&p->all, op);
@@ -200,8 +237,8 @@ static void plan_want(const struct plan *p, unsigned long ip, struct want *w)
 	struct ftrace_ops *op;
 
 	*w = p->all;
-	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
-		if (ftrace_ops_active(op) && !ftrace_ops_wants_all(op) &&
+	do_for_each_ftrace_op(op, *p->ctx->ops) {
+		if (plan_active(p->ctx, op) && !ftrace_ops_wants_all(op) &&
 		    ftrace_ops_wants(op, ip))
 			want_add(w, op);
 	} while_for_each_ftrace_op(op);
@@ -243,7 +280,8 @@ static u32 want_flags(const struct want *w, bool *conflict)
  * Return: the number of sites two ops want to change the IP of (such an
  * update is refused).
  */
-unsigned int ftrace_plan_block(struct ftrace_block *b)
+unsigned int ftrace_plan_block(const struct ftrace_plan_ctx *ctx,
+			       struct ftrace_block *b)
 {
 	unsigned int conflicts = 0;
 	struct ftrace_rec *r;
@@ -252,7 +290,7 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
 	struct want w;
 	u32 f;
 
-	plan_prepare(&p);
+	plan_prepare(ctx, &p);
 	if (!p.npicky) {
 		/* No ops chooses by hash: every site is wanted alike. */
 		f = want_flags(&p.all, &conflict);
@@ -275,49 +313,46 @@ unsigned int ftrace_plan_block(struct ftrace_block *b)
  * (FTRACE_FL_TRAMP: one ops wants it, and that ops has one) then calls
  * this one, found without asking every ops again.
  */
-static unsigned long sole_tramp;
-static int sole_slot;	/* its slot once looked up (0: none free); -1 before */
-static bool sole_tramp_known;
-
-static void sole_tramp_learn(void)
+static void sole_tramp_learn(struct ftrace_plan_ctx *ctx)
 {
 	struct ftrace_ops *op;
 	unsigned int n = 0;
 
 	/* As want_tramp(): a direct ops' trampoline is never a site's. */
-	do_for_each_ftrace_op(op, *ftrace_plan_ops) {
-		if (ftrace_ops_active(op) && op->trampoline &&
+	do_for_each_ftrace_op(op, *ctx->ops) {
+		if (plan_active(ctx, op) && op->trampoline &&
 		    !ftrace_ops_is_direct(op)) {
-			sole_tramp = op->trampoline;
+			ctx->sole_tramp = op->trampoline;
 			n++;
 		}
 	} while_for_each_ftrace_op(op);
-	sole_tramp_known = n == 1;
-	sole_slot = -1;
+	ctx->sole_tramp_known = n == 1;
+	ctx->sole_slot = -1;
 }
 
 /*
  * The slot of trampoline @tramp (0: every slot is taken).  Taken only
  * when a site is to call it, as the plan does.
  */
-static unsigned int tramp_slot_of(unsigned long tramp)
+static unsigned int tramp_slot_of(struct ftrace_plan_ctx *ctx,
+				  unsigned long tramp)
 {
-	if (!sole_tramp_known || tramp != sole_tramp)
+	if (!ctx->sole_tramp_known || tramp != ctx->sole_tramp)
 		return slot_for(tramp);
-	if (sole_slot < 0)
-		sole_slot = slot_for(tramp);
-	return sole_slot;
+	if (ctx->sole_slot < 0)
+		ctx->sole_slot = slot_for(tramp);
+	return ctx->sole_slot;
 }
 
 /* The trampoline the site at @ip must call; 0 when it has no slot. */
-static unsigned long new_tramp(unsigned long ip)
+static unsigned long new_tramp(struct ftrace_plan_ctx *ctx, unsigned long ip)
 {
 	unsigned long tramp;
 	struct want w;
 
-	if (sole_tramp_known)
-		return tramp_slot_of(sole_tramp) ? sole_tramp : 0;
-	who_wants(ip, &w);
+	if (ctx->sole_tramp_known)
+		return tramp_slot_of(ctx, ctx->sole_tramp) ? ctx->sole_tramp : 0;
+	who_wants(ctx, ip, &w);
 	tramp = want_tramp(&w);
 	return tramp && slot_for(tramp) ? tramp : 0;
 }
@@ -330,6 +365,7 @@ static bool want_direct_en(u32 f)
 
 /**
  * rec_action - what must be done to a record's site
+ * @ctx: the context the record was planned in
  * @ip: the site
  * @f: the record's flag word
  * @enable: false to turn every site off
@@ -337,7 +373,8 @@ static bool want_direct_en(u32 f)
  * Return: FTRACE_UPDATE_IGNORE when the site is as planned, otherwise
  * FTRACE_UPDATE_MAKE_CALL, _MODIFY_CALL or _MAKE_NOP.
  */
-static __always_inline int rec_action(unsigned long ip, u32 f, bool enable)
+static __always_inline int rec_action(struct ftrace_plan_ctx *ctx,
+				      unsigned long ip, u32 f, bool enable)
 {
 	bool want = enable && (f & REC_REF_MASK) && !(f & FTRACE_FL_DISABLED);
 
@@ -350,7 +387,7 @@ static __always_inline int rec_action(unsigned long ip, u32 f, bool enable)
 	    !(f & FTRACE_FL_TRAMP) != !(f & FTRACE_FL_TRAMP_EN) ||
 	    want_direct_en(f) != !!(f & FTRACE_FL_DIRECT_EN))
 		return FTRACE_UPDATE_MODIFY_CALL;
-	if ((f & FTRACE_FL_TRAMP) && tramp_slot[rec_slot(f)] != new_tramp(ip))
+	if ((f & FTRACE_FL_TRAMP) && tramp_slot[rec_slot(f)] != new_tramp(ctx, ip))
 		return FTRACE_UPDATE_MODIFY_CALL;
 	return FTRACE_UPDATE_IGNORE;
 }
@@ -373,7 +410,8 @@ static unsigned long target_now(unsigned long ip, u32 f)
 }
 
 /* What it must call once the planned update is done; 0 for the NOP. */
-static unsigned long target_next(unsigned long ip, u32 f, bool enable)
+static unsigned long target_next(struct ftrace_plan_ctx *ctx,
+				 unsigned long ip, u32 f, bool enable)
 {
 	unsigned long tramp;
 
@@ -382,7 +420,7 @@ static unsigned long target_next(unsigned long ip, u32 f, bool enable)
 	if (want_direct_en(f) && ftrace_find_rec_direct(ip))
 		return ftrace_find_rec_direct(ip);
 	if (f & FTRACE_FL_TRAMP) {
-		tramp = new_tramp(ip);
+		tramp = new_tramp(ctx, ip);
 		if (tramp)
 			return tramp;
 	}
@@ -395,7 +433,8 @@ static unsigned long target_next(unsigned long ip, u32 f, bool enable)
  * trampoline and calls something other than the shared caller calls its
  * trampoline (the plan keeps trampoline and direct sites apart).
  */
-static u32 committed_flags(u32 f, unsigned long new)
+static u32 committed_flags(struct ftrace_plan_ctx *ctx, u32 f,
+			   unsigned long new)
 {
 	f &= ~(FTRACE_FL_ENABLED | FTRACE_FL_REGS_EN | FTRACE_FL_TRAMP_EN |
 	       FTRACE_FL_DIRECT_EN | REC_SLOT_MASK);
@@ -409,7 +448,7 @@ static u32 committed_flags(u32 f, unsigned long new)
 		if ((f & FTRACE_FL_TRAMP) &&
 		    new != caller_addr(f & FTRACE_FL_REGS)) {
 			f |= FTRACE_FL_TRAMP_EN;
-			f |= tramp_slot_of(new) << REC_SLOT_SHIFT;
+			f |= tramp_slot_of(ctx, new) << REC_SLOT_SHIFT;
 		}
 	}
 	return f;
@@ -420,24 +459,24 @@ static u32 committed_flags(u32 f, unsigned long new)
  * a direct call's target, and a trampoline while several ops have one,
  * are looked up by the site's address.
  */
-static bool change_by_flags(u32 f)
+static bool change_by_flags(const struct ftrace_plan_ctx *ctx, u32 f)
 {
 	if (f & (FTRACE_FL_DIRECT | FTRACE_FL_DIRECT_EN))
 		return false;
-	return !(f & FTRACE_FL_TRAMP) || sole_tramp_known;
+	return !(f & FTRACE_FL_TRAMP) || ctx->sole_tramp_known;
 }
 
 /* Work out what must happen to the site at @ip, whose flag word is @f. */
-static void site_change(unsigned long ip, u32 f, bool enable,
-			struct ftrace_site_change *c)
+static void site_change(struct ftrace_plan_ctx *ctx, unsigned long ip, u32 f,
+			bool enable, struct ftrace_site_change *c)
 {
 	c->flags = f;
-	c->act = rec_action(ip, f, enable) != FTRACE_UPDATE_IGNORE;
+	c->act = rec_action(ctx, ip, f, enable) != FTRACE_UPDATE_IGNORE;
 	if (!c->act)
 		return;
 	c->old = target_now(ip, f);
-	c->new = target_next(ip, f, enable);
-	c->next = committed_flags(f, c->new);
+	c->new = target_next(ctx, ip, f, enable);
+	c->next = committed_flags(ctx, f, c->new);
 }
 
 /* The call target of the site at @ip for enabled_functions (0: none). */
@@ -474,7 +513,7 @@ static const char *bug_kind(int err)
  * Prints one report naming the site, what it was to change from and to,
  * and the expected and found bytes; ftrace then never patches code again.
  */
-void ftrace_patch_failed(const struct ftrace_batch *batch, int err)
+static void ftrace_patch_failed(const struct ftrace_batch *batch, int err)
 {
 	const struct ftrace_patch *p;
 	u8 found[MCOUNT_INSN_SIZE];
@@ -499,18 +538,21 @@ void ftrace_patch_failed(const struct ftrace_batch *batch, int err)
 /**
  * ftrace_batcher_start - begin collecting sites into batches
  * @bt: the batcher
+ * @ctx: the context the sites were planned in
  * @patch: what writes a batch: ftrace_arch_patch(), or a test's
  * @enable: false to turn every queued site off
  * @live: other CPUs may be running the sites
  * @mod: when !@live, the module every queued site belongs to (or NULL)
  */
 void ftrace_batcher_start(struct ftrace_batcher *bt,
+			  struct ftrace_plan_ctx *ctx,
 			  int (*patch)(struct ftrace_batch *batch),
 			  bool enable, bool live, struct module *mod)
 {
 	memset(&bt->batch, 0, sizeof(bt->batch));
 	/* What the trampoline sites call may be known for every site. */
-	sole_tramp_learn();
+	bt->ctx = ctx;
+	sole_tramp_learn(ctx);
 	bt->memo_ok = false;
 	bt->batch.patch = bt->entry;
 	bt->batch.live = live;
@@ -605,8 +647,8 @@ int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b)
 	for (r = b->recs; r < b->recs + b->count && !ret; r++) {
 		ip = ftrace_rec_ip(b, r);
 		if (!ok || c.flags != r->flags) {
-			site_change(ip, r->flags, bt->enable, &c);
-			ok = change_by_flags(r->flags);
+			site_change(bt->ctx, ip, r->flags, bt->enable, &c);
+			ok = change_by_flags(bt->ctx, r->flags);
 		}
 		if (!c.act)
 			continue;
@@ -681,7 +723,8 @@ static int patch_all_sites(void)
 	u64 t = local_clock();
 	int ret = 0;
 
-	ftrace_batcher_start(&batcher, ftrace_arch_patch, true, true, NULL);
+	ftrace_batcher_start(&batcher, &live, ftrace_arch_patch, true, true,
+			     NULL);
 	for_each_ftrace_block(b) {
 		ret = ftrace_batcher_add_block(&batcher, b);
 		if (ret)
@@ -794,7 +837,8 @@ static bool sites_differ(void)
 
 	for_each_ftrace_block(b) {
 		for (r = b->recs; r < b->recs + b->count; r++) {
-			if (rec_action(ftrace_rec_ip(b, r), r->flags, true) !=
+			if (rec_action(&live, ftrace_rec_ip(b, r), r->flags,
+				       true) !=
 			    FTRACE_UPDATE_IGNORE)
 				return true;
 		}
@@ -840,7 +884,7 @@ static int run_update(int command)
 		unsigned int conflicts = 0;
 
 		for_each_ftrace_block(b)
-			conflicts += ftrace_plan_block(b);
+			conflicts += ftrace_plan_block(&live, b);
 		if (conflicts)
 			return -EBUSY;
 		for_each_ftrace_block(b)
@@ -876,10 +920,9 @@ int ftrace_run_update(int command)
 {
 	int ret;
 
-	lockdep_assert_held(&ftrace_lock);
-	sole_tramp_learn();
+	sole_tramp_learn(live_ctx());
 	ret = run_update(command);
-	sole_tramp_known = false;
+	live.sole_tramp_known = false;
 	return ret;
 }
 
@@ -888,7 +931,8 @@ static void patch_quiet_block(struct ftrace_block *b, bool init)
 {
 	int ret;
 
-	ftrace_batcher_start(&batcher, ftrace_arch_patch, !init, false, b->mod);
+	ftrace_batcher_start(&batcher, live_ctx(), ftrace_arch_patch, !init,
+			     false, b->mod);
 	if (init)
 		ret = ftrace_batcher_init_block(&batcher, b);
 	else
@@ -900,13 +944,66 @@ static void patch_quiet_block(struct ftrace_block *b, bool init)
 }
 
 /*
+ * Is a registered ops using @hashes?  Several ops can share one pair of
+ * hashes: fgraph's ops and the profiler's use global_ops' (the top-level
+ * set_ftrace_filter), whether or not global_ops itself is registered.
+ */
+static bool hashes_in_use(struct ftrace_ops_hash *hashes)
+{
+	struct ftrace_ops *op;
+
+	for_each_ftrace_ops(op)
+		if (op->func_hash == hashes)
+			return true;
+	return false;
+}
+
+/**
+ * ftrace_ops_set_hash - publish a new filter or notrace hash for @ops
+ * @ops: the ops (registered or not)
+ * @nt: replace the notrace hash (true) or the filter hash (false)
+ * @hash: the new contents; copied, the caller keeps ownership
+ *
+ * Called with ftrace_lock held.  If @ops, or another ops sharing its
+ * hashes, is registered, the call sites are updated; on failure the old
+ * hash is restored.
+ *
+ * Return: 0, -ENOMEM, or the error of the update.
+ */
+int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
+			struct ftrace_hash *hash)
+{
+	struct ftrace_hash __rcu **slot;
+	struct ftrace_hash *new, *old;
+	int ret = 0;
+
+	lockdep_assert_held(&ftrace_lock);
+	slot = nt ? &ops->func_hash->notrace_hash :
+			 &ops->func_hash->filter_hash;
+	new = ftrace_hash_resized(hash);
+	if (!new)
+		return -ENOMEM;
+	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
+	rcu_assign_pointer(*slot, new);
+	if (hashes_in_use(ops->func_hash)) {
+		ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
+		if (ret) {
+			rcu_assign_pointer(*slot, old);
+			ftrace_run_update(FTRACE_UPDATE_CALLS);
+			old = new;
+		}
+	}
+	ftrace_hash_free_rcu(old);
+	return ret;
+}
+
+/*
  * A module's records become traceable just before the module runs: plan
  * them and patch the wanted sites directly, as no CPU executes them yet.
  */
 void ftrace_enable_new_records(struct ftrace_block *b)
 {
-	lockdep_assert_held(&ftrace_lock);
-	if (!ftrace_plan_block(b))
+	if (!ftrace_plan_block(live_ctx(), b))
 		ftrace_plan_mark(b);
 	patch_quiet_block(b, false);
 }
@@ -927,8 +1024,8 @@ void ftrace_convert_block(struct ftrace_block *b)
 		 * The build idled every site: check a sample, and convert the
 		 * block only if the sample needed changing.
 		 */
-		ftrace_batcher_start(&batcher, ftrace_arch_patch, false, false,
-				     b->mod);
+		ftrace_batcher_start(&batcher, live_ctx(), ftrace_arch_patch,
+				     false, false, b->mod);
 		ret = ftrace_batcher_init_sample(&batcher, b,
 						 FTRACE_FRESH_SAMPLE);
 		if (!ret)

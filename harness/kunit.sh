@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# kunit.sh ARCH: the core's KUnit suites through the kernel's own runner,
+# tools/testing/kunit/kunit.py, with kernel/trace/.kunitconfig, as kernel
+# developers run KUnit (make kunit).  kunit.py configures, builds (in
+# build/kunit/ARCH, with ccache) and boots its own small kernel under QEMU,
+# then parses the KTAP itself; its exit status is the result.  make check
+# runs the same suites inside its own kernels (harness/check.sh); this is
+# the other way in, so the .kunitconfig stays true.
+# The last line is "N passed, N failed, N skipped".
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:?ARCH}
+check_arch "$arch"
+case "$arch" in x86_64|arm64) ;; *) die "kunit.py runs here for x86_64 and arm64" ;; esac
+"$top/harness/kernel.sh" unpack > /dev/null || die "no base tree"
+# The ours tree (patches and overlay) is prepared by a build of ours.
+src="$build/src/ours"
+"$top/harness/kernel.sh" "$arch" ours > /dev/null ||
+	die "the ours tree did not prepare"
+out="$build/kunit/$arch"
+mkdir -p "$out"
+log="$build/logs/kunit-$arch.log"
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_BASEDIR=$top
+args=(run --kunitconfig=kernel/trace --arch="$arch" --build_dir="$out"
+      --jobs="${JOBS:-2}" --timeout="${TIMEOUT:-900}")
+[ -n "$cross" ] && args+=(--cross_compile="$cross")
+args+=(--make_options "CC=ccache ${cross}gcc")
+echo "kunit: $arch through tools/testing/kunit/kunit.py (log: build/logs/kunit-$arch.log)"
+start=$(date +%s)
+(cd "$src" && python3 tools/testing/kunit/kunit.py "${args[@]}") > "$log" 2>&1
+rc=$?
+# kunit.py's own summary: "Testing complete. Ran N tests: passed: N, ..."
+summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$log" | tail -n 1)
+n() { echo "$summary" | sed -n "s/.*$1: \([0-9]*\).*/\1/p"; }
+passed=$(n passed) failed=$(n failed) skipped=$(n skipped)
+echo "kunit: $arch took $(( $(date +%s) - start )) s, exit $rc: ${summary:-no summary}"
+grep -E '^\[[0-9:]+\] (=+ \[(PASSED|FAILED|SKIPPED)\] ftrace|\[FAILED\])' "$log" | sed 's/^/     /'
+if [ $rc = 0 ] && [ -n "$summary" ] && [ "${failed:-0}" = 0 ] && [ "${passed:-0}" -gt 0 ] &&
+	grep -qE '\[PASSED\] ftrace-plan' "$log"; then
+	echo "ok   kunit.py $arch"
+else
+	tail -n 30 "$log"
+	echo "FAIL kunit.py $arch (log: build/logs/kunit-$arch.log)"
+	failed=$(( ${failed:-0} > 0 ? failed : 1 ))
+fi
+echo "${passed:-0} passed, $failed failed, ${skipped:-0} skipped"
+[ "$failed" = 0 ]

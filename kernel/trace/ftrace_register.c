@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Registering and unregistering ops.
+ *
+ * Registering admits an ops (flags the arch can honour, not registered
+ * already), puts it on ftrace_ops_list, asks the back end for a trampoline
+ * of its own, and runs the planner (ftrace_update.c) so the sites it wants
+ * call it.  Unregistering unlinks the ops, parks its trampoline, repatches,
+ * then waits until no CPU can still be running code that loaded the ops
+ * (see ops_quiesce()).
+ *
+ * An ops that moves the IP (FTRACE_OPS_FL_IPMODIFY) may share functions
+ * with direct ops, whose owners are told before it is registered and after
+ * it goes (the protocol is described in ftrace_direct.c); the lock of that
+ * protocol, ftrace_direct_mutex, lives here with it.
+ *
+ * Also the ftrace_enabled sysctl, which turns every call site off and on.
+ */
+#include <linux/ftrace.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <asm/sections.h>
+#include <linux/sysctl.h>
+#include <linux/workqueue.h>
+
+#include "ftrace_core.h"
+
+static struct ftrace_ops *list_first(void)
+{
+	return rcu_dereference_protected(ftrace_ops_list,
+					 lockdep_is_held(&ftrace_lock));
+}
+
+static struct ftrace_ops *list_next(struct ftrace_ops *op)
+{
+	return rcu_dereference_protected(op->next,
+					 lockdep_is_held(&ftrace_lock));
+}
+
+static int check_regs_flags(struct ftrace_ops *ops)
+{
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS)) {
+		if (ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED)
+			ops->flags |= FTRACE_OPS_FL_SAVE_REGS;
+		return 0;
+	}
+	if ((ops->flags & FTRACE_OPS_FL_SAVE_REGS) &&
+	    !(ops->flags & FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED))
+		return -EINVAL;
+	ops->flags &= ~FTRACE_OPS_FL_SAVE_REGS;
+	return 0;
+}
+
+/*
+ * ops_admit - checks shared by both configurations, then put @ops on the
+ * list, marked enabled.  Called with ftrace_lock held.
+ */
+static int ops_admit(struct ftrace_ops *ops)
+{
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (ftrace_dead)
+		return -ENODEV;
+	if (ops->flags & (FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_DELETED))
+		return -EBUSY;
+	/* A permanent ops must run: refused while ftrace_enabled is off. */
+	if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
+		return -EBUSY;
+	ftrace_ops_init(ops);
+#ifdef CONFIG_DYNAMIC_FTRACE
+	/* An ops that moves the IP must say where: an empty filter is "all". */
+	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
+	    ftrace_hash_empty(ftrace_ops_hash_locked(ops, false)))
+		return -EINVAL;
+#endif
+	ret = check_regs_flags(ops);
+	if (ret)
+		return ret;
+	if (!is_kernel_core_data((unsigned long)ops))
+		ops->flags |= FTRACE_OPS_FL_DYNAMIC;
+	/*
+	 * saved_func is the ops' own function while it is registered: the
+	 * PID filter wraps ->func, and users test saved_func to recognise
+	 * their ops (unregister_fprobe() refuses an ops without it).
+	 */
+	ops->saved_func = ops->func;
+	if (ops->flags & FTRACE_OPS_FL_PID)
+		ftrace_pid_ops_update(ops);
+	rcu_assign_pointer(ops->next, list_first());
+	rcu_assign_pointer(ftrace_ops_list, ops);
+	ops->flags |= FTRACE_OPS_FL_ENABLED;
+	return 0;
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/*
+ * After the back end was asked for a trampoline: an ops that now has one
+ * the back end made joins ftrace_tramp_list, unless it was on it already
+ * (@listed: FTRACE_OPS_FL_ALLOC_TRAMP was set before; the back end may
+ * have made it a new trampoline, or failed to).  perf learns of a new
+ * trampoline as it learns of other out-of-line kernel code: a ksymbol
+ * record, then a text poke record with its bytes.
+ */
+static void tramp_announce(struct ftrace_ops *ops, unsigned long before,
+			   bool listed)
+{
+	if (!ops->trampoline || ops->trampoline == before ||
+	    !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		return;
+	if (!listed)
+		list_add_rcu(&ops->list, &ftrace_tramp_list);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
+			   ops->trampoline_size, false, FTRACE_TRAMPOLINE_SYM);
+	perf_event_text_poke((void *)ops->trampoline, NULL, 0,
+			     (void *)ops->trampoline, ops->trampoline_size);
+}
+
+/**
+ * ftrace_tramp_update - make or update @ops' own trampoline
+ * @ops: the ops
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, or the back end's error when the trampoline @ops has could
+ * not be pointed at its function.
+ */
+int ftrace_tramp_update(struct ftrace_ops *ops)
+{
+	unsigned long before = ops->trampoline;
+	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
+	int ret = ftrace_arch_tramp_update(ops);
+
+	tramp_announce(ops, before, listed);
+	return ret;
+}
+
+/*
+ * While the update that registers @ops points sites at its trampoline,
+ * the trampoline stays parked (calls nothing): see
+ * ftrace_arch_tramp_prepare().
+ */
+static void tramp_prepare(struct ftrace_ops *ops)
+{
+	unsigned long before = ops->trampoline;
+	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
+
+	ftrace_arch_tramp_prepare(ops);
+	tramp_announce(ops, before, listed);
+}
+
+/* Free @ops' trampoline; perf hears of it first. */
+static void tramp_free(struct ftrace_ops *ops)
+{
+	if (ops->trampoline) {
+		perf_event_text_poke((void *)ops->trampoline,
+				     (void *)ops->trampoline,
+				     ops->trampoline_size, NULL, 0);
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
+				   ops->trampoline, ops->trampoline_size, true,
+				   FTRACE_TRAMPOLINE_SYM);
+	}
+	ftrace_arch_tramp_free(ops);
+}
+
+/**
+ * ftrace_startup - add @ops to the list and patch the sites it wants
+ * @ops: an initialised ops that is not registered
+ * @command: extra FTRACE_* commands (fgraph passes FTRACE_START_FUNC_RET)
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, -ENODEV once ftrace is dead, -EBUSY if @ops is registered
+ * already, -EINVAL for flags the arch cannot honour, or the error of the
+ * update (the ops is then not registered).
+ */
+int ftrace_startup(struct ftrace_ops *ops, int command)
+{
+	int ret = ops_admit(ops);
+
+	if (ret)
+		return ret;
+	ops->flags |= FTRACE_OPS_FL_ADDING;
+	tramp_prepare(ops);
+	ret = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
+	ops->flags &= ~FTRACE_OPS_FL_ADDING;
+	/*
+	 * Even with ftrace_enabled off: a parked trampoline must leave its
+	 * park before a later ftrace_enabled=1 points sites at it.
+	 */
+	if (!ret)
+		ret = ftrace_tramp_update(ops);
+	if (ret) {
+		ftrace_shutdown(ops, 0);
+		return ret;
+	}
+	return 0;
+}
+#endif
+
+static void list_remove(struct ftrace_ops *ops)
+{
+	struct ftrace_ops __rcu **link = &ftrace_ops_list;
+	struct ftrace_ops *op;
+
+	for_each_ftrace_ops(op) {
+		if (op == ops) {
+			rcu_assign_pointer(*link, list_next(op));
+			return;
+		}
+		link = &op->next;
+	}
+}
+
+static void ops_quiesce_nop(struct work_struct *work)
+{
+}
+
+/*
+ * ops_quiesce - after this, no CPU runs code that may still call @ops.
+ *
+ * Callers of ops funcs run with preemption disabled (the list function,
+ * the assist wrapper and the tracers do that), possibly where RCU is not
+ * watching: once every CPU has scheduled, those calls are over.  That is
+ * what a "rude" RCU grace period waits for; running a no-op work item on
+ * every CPU waits for the same, without the grace-period machinery and its
+ * sleeps.
+ *
+ * On a preemptible kernel a task can also be preempted where it has loaded
+ * the ops but not yet called it: inside a trampoline, or in the arch
+ * caller between loading function_trace_op and the call, when a lone ops
+ * is called directly.  RCU-tasks covers those; it is needed for an ops
+ * that may be freed (DYNAMIC), whose trampoline is freed with it.  A
+ * static ops keeps its trampoline, parked (ftrace_arch_tramp_park()), so a
+ * task preempted inside it calls nothing, and the caller switches away
+ * from an ops' own function before function_trace_op changes.  One wait
+ * of each kind serves any number of ops removed before it
+ * (ftrace_shutdown_batch()).
+ */
+static void ops_quiesce(bool tasks)
+{
+	/* Before the scheduler runs, nothing can be inside a call. */
+	if (!rcu_scheduler_active)
+		return;
+	if (schedule_on_each_cpu(ops_quiesce_nop))
+		synchronize_rcu_tasks_rude();
+	if (tasks && IS_ENABLED(CONFIG_PREEMPTION))
+		synchronize_rcu_tasks();
+}
+
+static bool ops_needs_tasks_rcu(struct ftrace_ops *ops)
+{
+	return ops->flags & FTRACE_OPS_FL_DYNAMIC;
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/*
+ * A dynamic ops' trampoline goes when the ops does.  While
+ * FTRACE_OPS_FL_ALLOC_TRAMP is set, the ops is on ftrace_tramp_list.
+ */
+static bool ops_frees_tramp(struct ftrace_ops *ops)
+{
+	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) &&
+	       (ops->flags & FTRACE_OPS_FL_DYNAMIC);
+}
+
+/*
+ * Take such an ops off ftrace_tramp_list before the wait that comes before
+ * its trampoline is freed: no reader of the list is then still on the ops
+ * when its owner frees it.
+ */
+static void tramp_unlist(struct ftrace_ops *ops)
+{
+	if (ops_frees_tramp(ops))
+		list_del_rcu(&ops->list);
+}
+#endif
+
+static void ops_detach(struct ftrace_ops *ops)
+{
+	list_remove(ops);
+	ops->flags |= FTRACE_OPS_FL_REMOVING;
+	ops->flags &= ~FTRACE_OPS_FL_ENABLED;
+}
+
+static void ops_finish(struct ftrace_ops *ops)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE
+	if (ops_frees_tramp(ops)) {
+		/* After a failed update a site may still call the trampoline. */
+		if (!ftrace_dead)
+			tramp_free(ops);
+		ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
+	}
+#endif
+	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)
+		ops->func = ops->saved_func;
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/**
+ * ftrace_shutdown_batch - unregister several ops with one update and one wait
+ * @ops: the ops; those not registered are skipped
+ * @n: how many
+ * @command: extra FTRACE_* commands for the update
+ *
+ * Called with ftrace_lock held.  The code is updated once and the grace
+ * periods are waited for once, however many ops go.  When it returns, no
+ * ops of @ops is called any more (but see unregister_ftrace_function() for
+ * a static ops with a trampoline).  Even when ftrace is dead (and the code
+ * cannot be updated) the ops leave the list.
+ *
+ * Return: 0, -EBUSY if one of them was not registered, or the update's
+ * error.
+ */
+int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
+{
+	bool tasks = false;
+	unsigned int i;
+	int ret = 0, err;
+
+	lockdep_assert_held(&ftrace_lock);
+	for (i = 0; i < n; i++) {
+		if (!(ops[i]->flags & FTRACE_OPS_FL_ENABLED)) {
+			ret = -EBUSY;
+			continue;
+		}
+		ops_detach(ops[i]);
+		tasks |= ops_needs_tasks_rcu(ops[i]);
+		/*
+		 * Parked before the update, for the same reason as in
+		 * tramp_prepare(); a kept trampoline stays parked.  Even once
+		 * ftrace is dead: sites that still call the trampoline must
+		 * not reach an ops that its owner may free.
+		 */
+		if (ops[i]->flags & FTRACE_OPS_FL_ALLOC_TRAMP)
+			ftrace_arch_tramp_park(ops[i]);
+	}
+	err = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
+	for (i = 0; i < n; i++)
+		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
+			tramp_unlist(ops[i]);
+	ops_quiesce(tasks);
+	for (i = 0; i < n; i++)
+		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
+			ops_finish(ops[i]);
+	return err ?: ret;
+}
+
+/**
+ * ftrace_ops_quiesce - wait until no CPU runs @ops for a function it dropped
+ * @ops: a registered ops whose hash just shrank
+ */
+void ftrace_ops_quiesce(struct ftrace_ops *ops)
+{
+	ops_quiesce(ops_needs_tasks_rcu(ops));
+}
+
+/**
+ * ftrace_shutdown - remove @ops from the list and unpatch what it alone used
+ * @ops: a registered ops
+ * @command: extra FTRACE_* commands (fgraph passes FTRACE_STOP_FUNC_RET)
+ *
+ * Called with ftrace_lock held.  When it returns, @ops is not called any
+ * more and, if it is dynamic, may be freed.
+ *
+ * Return: 0, -EBUSY if @ops is not registered, or the update's error.
+ */
+int ftrace_shutdown(struct ftrace_ops *ops, int command)
+{
+	return ftrace_shutdown_batch(&ops, 1, command);
+}
+#else
+/*
+ * Without dynamic ftrace, ftrace_startup() and ftrace_shutdown() are macros
+ * of ftrace_internal.h around these two (called with ftrace_lock held).
+ */
+int __register_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret = ops_admit(ops);
+
+	if (!ret)
+		ftrace_run_update(0);
+	return ret;
+}
+
+int __unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
+		return -EBUSY;
+	ops_detach(ops);
+	ftrace_run_update(0);
+	ops_quiesce(ops_needs_tasks_rcu(ops));
+	ops_finish(ops);
+	return 0;
+}
+#endif
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/* Direct-call targets, and who shares a function with a direct ops. */
+DEFINE_MUTEX(ftrace_direct_mutex);
+
+/**
+ * ftrace_ops_on - the first registered ops with one of @flags that wants @ip
+ * @ip: a call-site address
+ * @flags: FTRACE_OPS_FL_* flags
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: the ops, or NULL.
+ */
+struct ftrace_ops *ftrace_ops_on(unsigned long ip, unsigned long flags)
+{
+	struct ftrace_ops *op;
+
+	lockdep_assert_held(&ftrace_lock);
+	for_each_ftrace_ops(op)
+		if ((op->flags & flags) && (op->flags & FTRACE_OPS_FL_ENABLED) &&
+		    ftrace_ops_wants(op, ip))
+			return op;
+	return NULL;
+}
+
+/*
+ * Tell the owner of each direct ops on a function of IP mover @ops about
+ * it (@cmd: PEER or DISABLE_PEER).  Return: the first error, for PEER.
+ */
+static int tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
+{
+	struct ftrace_ops *op, *last = NULL;
+	struct ftrace_func_entry *e;
+	struct ftrace_hash *ips;
+	unsigned long i;
+	int ret;
+
+	lockdep_assert_held(&ftrace_direct_mutex);
+	ips = rcu_dereference_raw(ops->func_hash->filter_hash);
+	if (ftrace_hash_empty(ips))
+		return 0;
+	for_each_hash_entry(ips, i, e) {
+		scoped_guard(mutex, &ftrace_lock)
+			op = ftrace_ops_on(e->ip, FTRACE_OPS_FL_DIRECT);
+		if (!op || op == last)
+			continue;
+		last = op;
+		if (cmd == FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER) {
+			if (op->ops_func)
+				op->ops_func(op, cmd);
+			continue;
+		}
+		if (!op->ops_func)
+			return -EBUSY;
+		ret = op->ops_func(op, cmd);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Register IP mover @ops (unregistered, FTRACE_OPS_FL_IPMODIFY), telling
+ * direct peers first.  Return: 0, or the error of a peer's ops_func or of
+ * registering @ops.
+ */
+static int register_ipmodify(struct ftrace_ops *ops)
+{
+	int ret;
+
+	guard(mutex)(&ftrace_direct_mutex);
+	ret = tell_peers(ops, FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER);
+	if (ret)
+		return ret;
+	guard(mutex)(&ftrace_lock);
+	return ftrace_startup(ops, 0);
+}
+
+/* IP mover @ops was unregistered: tell its direct peers. */
+static void ipmodify_gone(struct ftrace_ops *ops)
+{
+	guard(mutex)(&ftrace_direct_mutex);
+	tell_peers(ops, FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER);
+}
+#else
+static int register_ipmodify(struct ftrace_ops *ops)
+{
+	return -EINVAL;
+}
+
+static void ipmodify_gone(struct ftrace_ops *ops)
+{
+}
+#endif /* CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS */
+
+/* Must registering @ops tell direct ops on its functions? */
+static bool ipmodify_shares(struct ftrace_ops *ops)
+{
+	return IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) &&
+	       (ops->flags & FTRACE_OPS_FL_IPMODIFY);
+}
+
+/**
+ * register_ftrace_function - start calling @ops for the functions it wants
+ * @ops: the ops; its hashes select the functions (empty filter: all)
+ *
+ * Return: 0, or a negative error (see ftrace_startup()).
+ */
+int register_ftrace_function(struct ftrace_ops *ops)
+{
+	ftrace_ops_init(ops);
+	/* Direct ops on its functions are told first (see below). */
+	if (ipmodify_shares(ops))
+		return register_ipmodify(ops);
+	guard(mutex)(&ftrace_lock);
+	return ftrace_startup(ops, 0);
+}
+EXPORT_SYMBOL_GPL(register_ftrace_function);
+
+/**
+ * unregister_ftrace_function - stop calling @ops
+ * @ops: a registered ops
+ *
+ * When this returns, no CPU is about to enter @ops->func, and none is in
+ * it with preemption disabled.  A dynamic ops (one that may be freed) is
+ * not in use at all.  A static ops that kept its trampoline does not wait
+ * for preempted tasks (as 6.1 does not): a task preempted at the very
+ * start of @ops->func, before it disables preemption, may still finish
+ * that one call.
+ *
+ * Return: 0, or a negative error (see ftrace_shutdown()).
+ */
+int unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	bool was = ops->flags & FTRACE_OPS_FL_ENABLED;
+	int ret;
+
+	scoped_guard(mutex, &ftrace_lock)
+		ret = ftrace_shutdown(ops, 0);
+	/* Even a failed update took it off the list. */
+	if (was && ipmodify_shares(ops))
+		ipmodify_gone(ops);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(unregister_ftrace_function);
+
+/* Is a registered ops exempt from ftrace_enabled=0? */
+static bool permanent_ops_registered(void)
+{
+	struct ftrace_ops *op;
+
+	for_each_ftrace_ops(op)
+		if (op->flags & FTRACE_OPS_FL_PERMANENT)
+			return true;
+	return false;
+}
+
+/*
+ * /proc/sys/kernel/ftrace_enabled: 0 turns every call site off except
+ * those of permanent ops (refused while one is registered, as in 6.1);
+ * any other number turns them back on.
+ */
+static int ftrace_enabled_sysctl(struct ctl_table *table, int write,
+				 void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int want = ftrace_enabled, ret;
+	struct ctl_table t = *table;
+
+	t.data = &want;
+	ret = proc_dointvec(&t, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+	want = !!want;
+	guard(mutex)(&ftrace_lock);
+	if (want == ftrace_enabled)
+		return 0;
+	if (ftrace_dead)
+		return -ENODEV;
+	if (!want && permanent_ops_registered())
+		return -EBUSY;
+	ftrace_enabled = want;
+	ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
+	if (ret)
+		ftrace_enabled = !want;
+	return ret;
+}
+
+static struct ctl_table ftrace_sysctls[] = {
+	{ .procname = "ftrace_enabled", .data = &ftrace_enabled,
+	  .maxlen = sizeof(int), .mode = 0644,
+	  .proc_handler = ftrace_enabled_sysctl },
+	{ }
+};
+
+/* The sysctl exists once the core has its records (or has given up). */
+static int __init ftrace_sysctl_init(void)
+{
+	return register_sysctl("kernel", ftrace_sysctls) ? 0 : -ENOMEM;
+}
+late_initcall(ftrace_sysctl_init);

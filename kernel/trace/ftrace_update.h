@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The inside of the update engine (ftrace_update.c): how a plan is made
+ * and how planned sites go to the back end in batches.  Only
+ * ftrace_update.c and its KUnit suite (ftrace_kunit.c) include this; the
+ * other files of the core update the code through ftrace_run_update() and
+ * the calls ftrace_core.h lists.
+ */
+#ifndef _KERNEL_TRACE_FTRACE_UPDATE_H
+#define _KERNEL_TRACE_FTRACE_UPDATE_H
+
+#include "ftrace_core.h"
+
+/* What an update does to one site, and to its record's flag word. */
+struct ftrace_site_change {
+	u32 flags;		/* the flag word it was worked out for */
+	u32 next;		/* the word once the site is written */
+	bool act;		/* false: neither site nor record changes */
+	unsigned long old;	/* what the site calls now (0: the NOP) */
+	unsigned long new;	/* what it must call */
+};
+
+/*
+ * What a plan is made against: an ops list, and whether ftrace_enabled is
+ * on; then what planning learnt of trampolines (while only one active ops
+ * has a trampoline: that trampoline, and its slot once looked up, 0 when
+ * none is free, -1 before).  The core's updates plan against the
+ * registered ops; KUnit against lists of its own, touching no global.
+ */
+struct ftrace_plan_ctx {
+	struct ftrace_ops __rcu **ops;
+	bool enabled;
+	bool sole_tramp_known;
+	int sole_slot;
+	unsigned long sole_tramp;
+};
+
+/*
+ * Sites on their way to the back end (ftrace_arch_patch(), or a test's),
+ * FTRACE_BATCH_MAX at a time, with the records to update once written
+ * and their flag words then.  @memo is the change worked out for the
+ * last record, reused for the next while @memo_ok and the flag word is
+ * the same.
+ */
+struct ftrace_batcher {
+	struct ftrace_plan_ctx *ctx;
+	int (*patch)(struct ftrace_batch *batch);
+	struct ftrace_batch batch;
+	struct ftrace_patch entry[FTRACE_BATCH_MAX];
+	struct ftrace_rec *rec[FTRACE_BATCH_MAX];
+	u32 next[FTRACE_BATCH_MAX];
+	struct ftrace_site_change memo;
+	bool memo_ok;
+	bool enable;
+	unsigned int written;
+	unsigned int changed;
+	unsigned int batches;
+};
+
+unsigned int ftrace_plan_block(const struct ftrace_plan_ctx *ctx,
+			       struct ftrace_block *b);
+void ftrace_plan_mark(struct ftrace_block *b);
+void ftrace_batcher_start(struct ftrace_batcher *bt,
+			  struct ftrace_plan_ctx *ctx,
+			  int (*patch)(struct ftrace_batch *batch),
+			  bool enable, bool live, struct module *mod);
+int ftrace_batcher_add_block(struct ftrace_batcher *bt, struct ftrace_block *b);
+int ftrace_batcher_init_block(struct ftrace_batcher *bt, struct ftrace_block *b);
+int ftrace_batcher_init_sample(struct ftrace_batcher *bt,
+			       struct ftrace_block *b, unsigned int step);
+int ftrace_batcher_flush(struct ftrace_batcher *bt);
+void ftrace_slots_gc(void);
+
+#endif /* _KERNEL_TRACE_FTRACE_UPDATE_H */
