@@ -185,24 +185,39 @@ SMP_ONLY = {'ftrace - function trace with cpumask'}
 
 
 SELFTEST = re.compile(r'^(?:\w+: )?Testing ([^:]+):(.*)$')
+# Where a test's verdict can no longer follow: KUnit's and ftracetest's
+# own output, the harness's lines.
+SELFTEST_END = re.compile(r'^(\s*(KTAP|TAP|ok |not ok |# )|FTT|HARNESS|CHECK\|)')
+SELFTEST_FAIL = re.compile(r'\bFAILED\b|\bNG\b')
+SELFTEST_PASS = re.compile(r'\b(PASSED|OK)\b')
 
 
 def check_startup_tests(t, lines):
     """The tracers' boot self-tests (CONFIG_FTRACE_STARTUP_TEST and the
-    kprobe one), when the kernel ran them: one result each, passed when its
-    "Testing X:" line, or a line before the next test's, says PASSED or
-    OK.  A kernel built without them prints none and gets no result."""
+    kprobe one), when the kernel ran them: one result each.  The verdict
+    is on the "Testing X:" line itself, or (the dynamic ftrace ops tests
+    print their counts first) on a later line before the next test, KUnit
+    or the harness: PASSED or OK passes; FAILED or NG ("NG: Some tests
+    are failed") fails; none fails.  A kernel built without them prints
+    none and gets no result."""
     at = [(i, m) for i, ln in enumerate(lines) for m in [SELFTEST.match(ln)] if m]
     for k, (i, m) in enumerate(at):
         end = at[k + 1][0] if k + 1 < len(at) else min(len(lines), i + 20)
-        said = ' '.join([m.group(2)] + lines[i + 1:end])
+        said = [m.group(2)]
+        for ln in lines[i + 1:end]:
+            if SELFTEST_FAIL.search(said[-1]) or SELFTEST_PASS.search(said[-1]):
+                break
+            if SELFTEST_END.match(ln):
+                break
+            said.append(ln)
         what = f'boot self-test {m.group(1)}'
-        if 'FAILED' in said:
-            t.add('failed', what, 'FAILED')
-        elif re.search(r'\b(PASSED|OK)\b', said):
+        verdict = said[-1]
+        if SELFTEST_FAIL.search(verdict):
+            t.add('failed', what, verdict.strip())
+        elif SELFTEST_PASS.search(verdict):
             t.add('passed', what)
         else:
-            t.add('failed', what, 'no PASSED')
+            t.add('failed', what, 'no verdict (PASSED or OK)')
 
 
 def judge(args):

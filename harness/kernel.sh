@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # kernel.sh ARCH FLAVOR: build one kernel and its modules out of tree.
 # kernel.sh unpack: only unpack the pristine base.
+# kernel.sh prepare: unpack, and make the ours tree (build/src/ours) only.
 #
 #   upstream: the pristine Linux 6.1.y from linux-source-6.1, untouched.
 #   ours:     the pristine tree, then patches/series, less the files listed
@@ -14,6 +15,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 if [ "${1:-}" = unpack ]; then
 	unpack_only=1; set -- x86_64 upstream
+elif [ "${1:-}" = prepare ]; then
+	prepare_only=1; set -- x86_64 ours
 fi
 arch=${1:?ARCH}; flavor=${2:?FLAVOR}
 check_arch "$arch"; check_flavor "$flavor"
@@ -144,6 +147,7 @@ echo "kernel: base Linux $ver ($arch, $flavor)"
 
 [ "$flavor" = wip ] && wip_series=wip.series
 if [ "$flavor" != upstream ]; then prepare_ours; else src=$base; fi
+[ -n "${prepare_only:-}" ] && exit 0
 out=$(kdir "$arch" "$flavor")
 mkdir -p "$out"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}

@@ -12,13 +12,14 @@ set -uo pipefail
 arch=${1:?ARCH}
 check_arch "$arch"
 case "$arch" in x86_64|arm64) ;; *) die "kunit.py runs here for x86_64 and arm64" ;; esac
-"$top/harness/kernel.sh" unpack > /dev/null || die "no base tree"
-# The ours tree (patches and overlay) is prepared by a build of ours.
 src="$build/src/ours"
-"$top/harness/kernel.sh" "$arch" ours > /dev/null ||
-	die "the ours tree did not prepare"
+"$top/harness/kernel.sh" prepare > /dev/null || die "the ours tree did not prepare"
+# A tree made afresh has old file times (hard links): start the build
+# directory afresh too, as kernel.sh does its own.
 out="$build/kunit/$arch"
-mkdir -p "$out"
+if [ "$(cat "$out/.src-key" 2>/dev/null)" != "$(cat "$src.key")" ]; then
+	rm -rf "$out"; mkdir -p "$out"; cp "$src.key" "$out/.src-key"
+fi
 log="$build/logs/kunit-$arch.log"
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_BASEDIR=$top
 args=(run --kunitconfig=kernel/trace --arch="$arch" --build_dir="$out"

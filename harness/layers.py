@@ -10,7 +10,8 @@ a core object the table does not name.  Objects a config does not build
 are simply absent.  With no cycle possible once every edge points down,
 this also shows the call graph of the core has no cycle.
 
---graph prints every edge (file -> file: symbols) instead of judging.
+--graph prints every edge (file -> file: symbols) instead of judging;
+--header FILE reads the table from FILE (the host test's).
 The last line is "N passed, N failed, N skipped".
 """
 import os
@@ -22,18 +23,22 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = os.path.join(TOP, "kernel/trace/ftrace_core.h")
 
 
-def layer_order():
-    """File names of the header's table, top layer first."""
+def layer_order(header=HEADER):
+    """File names of the header's table, top layer first: the rows of the
+    first comment that start "ftrace_x.c" followed by a description."""
     names = []
-    with open(HEADER) as f:
+    with open(header) as f:
         for line in f:
             if line.startswith(" */"):
                 break
-            m = re.match(r"^ \*\s+(ftrace_\w+)\.c\s", line)
+            m = re.match(r"^ \*   (ftrace_\w+)\.c +\S", line)
             if m:
                 names.append(m.group(1))
     if not names:
-        sys.exit(f"layers: no file table in {HEADER}")
+        sys.exit(f"layers: no file table in {header}")
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        sys.exit(f"layers: {', '.join(sorted(dup))} twice in the table of {header}")
     return names
 
 
@@ -44,7 +49,8 @@ def symbols(obj):
     defined, undefined = set(), set()
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 2 and parts[0] == "U":
+        if len(parts) == 2 and parts[0] in ("U", "w", "v"):
+            # Undefined, or a weak reference that may stay unresolved.
             undefined.add(parts[1])
         elif len(parts) == 3 and parts[1].isupper() and parts[1] not in "UW":
             defined.add(parts[2])
@@ -54,11 +60,24 @@ def symbols(obj):
     return defined, undefined
 
 
+def members(kdir):
+    """The core objects kbuild linked into kernel/trace/built-in.a (a thin
+    archive), so that an object a former config left behind is not read;
+    empty if there is no archive."""
+    arch = os.path.join(kdir, "kernel/trace/built-in.a")
+    if not os.path.exists(arch):
+        return []
+    out = subprocess.run(["ar", "t", arch], capture_output=True, text=True,
+                         check=True).stdout
+    return [os.path.basename(m)[:-2] for m in out.split()
+            if re.match(r"^ftrace_\w+\.o$", os.path.basename(m))]
+
+
 def edges(kdir):
     """{(from, to): [symbols]} between the core objects of one build."""
     tdir = os.path.join(kdir, "kernel/trace")
-    objs = sorted(f[:-2] for f in os.listdir(tdir)
-                  if re.match(r"^ftrace_\w+\.o$", f))
+    objs = sorted(members(kdir) or (f[:-2] for f in os.listdir(tdir)
+                                    if re.match(r"^ftrace_\w+\.o$", f)))
     table = {o: symbols(os.path.join(tdir, o + ".o")) for o in objs}
     owner = {}
     for o, (defined, _) in table.items():
@@ -75,10 +94,15 @@ def edges(kdir):
 
 def main(argv):
     graph = "--graph" in argv
+    header = HEADER
+    if "--header" in argv:
+        i = argv.index("--header")
+        header = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     kdirs = [a for a in argv if a != "--graph"]
     if not kdirs:
         sys.exit(__doc__)
-    order = layer_order()
+    order = layer_order(header)
     rank = {n: len(order) - i for i, n in enumerate(order)}
     passed = failed = 0
     for kdir in kdirs:
@@ -87,7 +111,12 @@ def main(argv):
             print(f"FAIL layers {name}: no build at {kdir}")
             failed += 1
             continue
-        objs, found = edges(kdir)
+        try:
+            objs, found = edges(kdir)
+        except (subprocess.CalledProcessError, OSError) as e:
+            print(f"FAIL layers {name}: cannot read the objects: {e}")
+            failed += 1
+            continue
         if graph:
             for (a, b), syms in sorted(found.items()):
                 print(f"{name}: {a} -> {b}: {' '.join(syms)}")

@@ -12,7 +12,7 @@
  * synchronisation the core adds before freeing is modelled as
  * kick_all_cpus_sync() (an IPI every CPU takes) followed by a grace period
  * that waits for every task to be seen outside the old target, as
- * ops_quiesce() in kernel/trace/ftrace_ops.c does before ops_finish()
+ * ops_quiesce() in kernel/trace/ftrace_register.c does before ops_finish()
  * frees a trampoline.
  *
  * What is abstracted:

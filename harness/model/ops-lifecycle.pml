@@ -2,7 +2,7 @@
  * ops-lifecycle.pml: registering and unregistering ftrace_ops while other
  * CPUs run the traced call site, the list function and trampolines.
  *
- * Follows kernel/trace/ftrace_ops.c: ftrace_startup() with ops_admit()
+ * Follows kernel/trace/ftrace_register.c: ftrace_startup() with ops_admit()
  * (the ops goes on the list with rcu_assign_pointer()) and
  * arch_ftrace_update_trampoline(); ftrace_shutdown() ->
  * ftrace_shutdown_batch() with ops_detach()/list_remove(),

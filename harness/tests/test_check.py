@@ -95,11 +95,24 @@ class Judge(unittest.TestCase):
         for bad in ('[   0.6] Testing tracer function: FAILED!\n',
                     '[   1.5] Testing dynamic ftrace ops #1: \n'
                     '[   2.2] (3 3 5 0 3269) FAILED\n',
-                    '[   0.6] Testing tracer wakeup: \n'):
+                    '[   0.6] Testing tracer wakeup: \n',
+                    '[   8.9] trace_kprobe: Testing kprobe tracing: \n'
+                    '[   9.0] NG: Some tests are failed. Please check them.\n'
+                    '[   9.1] [  OK  ] Started x\n'):
             log = GOOD.replace('HARNESS: kernel', bad + 'HARNESS: kernel')
             rc, c, out = self.run_judge(log)
             self.assertEqual((rc, c['failed']), (1, 1), out)
             self.assertIn('boot self-test', out)
+
+    def test_boot_self_test_verdict_is_its_own(self):
+        """A KUnit failure after a passed self-test is not the self-test's."""
+        log = GOOD.replace('HARNESS: kernel',
+                           '[   8.9] trace_kprobe: Testing kprobe tracing: OK\n'
+                           '[   9.0]     # encode_nop: EXPECTATION FAILED at x.c:1\n'
+                           'HARNESS: kernel')
+        rc, c, out = self.run_judge(log)
+        self.assertIn('ok   t: boot self-test kprobe tracing', out)
+        self.assertNotIn('FAIL t: boot self-test', out)
 
     def test_uniprocessor_fails(self):
         self.assertEqual(self.run_judge(GOOD.replace('nproc=2', 'nproc=1'))[0], 1)

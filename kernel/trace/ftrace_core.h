@@ -95,6 +95,7 @@ int ftrace_run_update(int command);
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
 int ftrace_tramp_update(struct ftrace_ops *ops);
+/* In ftrace_update.c, which names and frees them. */
 extern struct list_head ftrace_tramp_list;
 
 /* Does @ops make the sites it alone wants call their direct targets? */
@@ -232,6 +233,7 @@ extern struct ftrace_hash ftrace_empty_hash;
 
 /* ftrace_update.c */
 
+/* In ftrace_records.c: what making records NOPs took (boot, modules). */
 extern u64 ftrace_update_time;
 extern u64 ftrace_total_mod_time;
 void ftrace_enable_new_records(struct ftrace_block *b);

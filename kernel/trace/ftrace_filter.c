@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Setting filters: the in-kernel API (ftrace_set_filter() and friends),
- * the word syntax shared with the tracefs files, the boot command line,
- * and ftrace_init(), which creates the records at boot.
+ * the word syntax shared with the tracefs files, the filters of the boot
+ * command line (applied by ftrace_init(), ftrace_init.c), and the graph
+ * filter hashes.
  *
  * A word is "func", "!func", "func:mod:module" or "func:command[:params]".
  * Every change is made on a copy of the hash and published only when the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The core's life cycle: the top layer, which calls every other.
+ * The core's life cycle: the top layer of the core (only its KUnit
+ * suites sit above it).
  *
  *   boot            ftrace_init() makes the records of vmlinux and turns
  *                   every call site into a NOP, then applies the filters

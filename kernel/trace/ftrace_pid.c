@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PID filters: set_ftrace_pid and set_ftrace_notrace_pid.  Also the
- * top-level tracefs files of the core, with or without dynamic ftrace.
+ * PID filters: set_ftrace_pid and set_ftrace_notrace_pid, with or
+ * without dynamic ftrace.
  *
  * Each trace array has two pid lists.  A sched_switch probe works out,
  * per CPU, whether the task switched in is traced and stores the answer in
  * the CPU's trace_array_cpu.ftrace_ignore_pid; the callbacks then test one
  * per-CPU word.  Ops that honour pid filters (FTRACE_OPS_FL_PID) are
- * called through pid_func() while a list is set, and directly otherwise.
+ * called through pid_func() (ftrace_ops.c) while a list is set, and
+ * directly otherwise.
  */
 #include <linux/sched.h>
 #include <linux/seq_file.h>

@@ -261,7 +261,7 @@ static bool is_sorted(const unsigned long *p, unsigned long n)
 /*
  * The init text of @mod (of vmlinux if NULL): [*lo, *hi).  It is freed on
  * its own, and no block holds records of it and of other text, so freeing
- * it drops whole blocks (remove_range()) and needs no memory.
+ * it drops whole blocks (ftrace_records_remove()) and needs no memory.
  */
 static void init_range(struct module *mod, unsigned long *lo,
 		       unsigned long *hi)

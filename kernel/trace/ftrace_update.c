@@ -56,6 +56,7 @@ static unsigned int slot_for(unsigned long tramp)
 {
 	unsigned int i, free = 0;
 
+	lockdep_assert_held(&ftrace_lock);
 	for (i = 1; i < REC_SLOTS; i++) {
 		if (tramp_slot[i] == tramp)
 			return i;
@@ -941,6 +942,7 @@ static void patch_quiet_block(struct ftrace_block *b, bool init)
 		ret = ftrace_batcher_flush(&batcher);
 	if (ret)
 		ftrace_patch_failed(&batcher.batch, ret);
+	live.sole_tramp_known = false;
 }
 
 /*
