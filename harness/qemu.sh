@@ -52,10 +52,30 @@ fi
 mkdir -p "$build/logs"
 log="$build/logs/$(kname "$arch" "$flavor")-$mode.log"
 echo "qemu: $(kname "$arch" "$flavor") $mode, console log in $log" >&2
+# The demo (make run) shows what the guest's script prints; the kernel's
+# boot log (a few hundred lines) stays in the log file, but for any line
+# that reports a problem.  SHOW_BOOT=1 shows everything.
+show() {
+	if [ "$mode" = demo ] && [ "${SHOW_BOOT:-0}" != 1 ]; then
+		grep --line-buffered -avE '\[ *[0-9]+\.[0-9]+\] ' ||
+			true
+	else
+		cat
+	fi
+}
+problems() {
+	grep -aE '\[ *[0-9]+\.[0-9]+\] (ftrace: |.*\b(WARNING|BUG|Oops|Kernel panic|Call Trace)\b)' "$log" || true
+}
+[ "$mode" = demo ] && [ "${SHOW_BOOT:-0}" != 1 ] &&
+	echo "qemu: booting; the kernel's messages go to the log only (SHOW_BOOT=1 shows them)" >&2
 set +e
 timeout --foreground -k 10 "${TIMEOUT:-300}" "${qemu[@]}" < /dev/null 2>&1 |
-	stdbuf -oL tr -d '\r' | tee "$log"
+	stdbuf -oL tr -d '\r' | tee "$log" | show
 rc=${PIPESTATUS[0]}
+if [ "$mode" = demo ] && [ "${SHOW_BOOT:-0}" != 1 ]; then
+	echo "qemu: $(grep -acE '\[ *[0-9]+\.[0-9]+\] ' "$log") kernel log lines in $log; ftrace's, and any problem:"
+	problems | sed 's/^/  /'
+fi
 set -e
 [ "$rc" = 124 ] && echo "qemu: timed out after ${TIMEOUT:-300} s" | tee -a "$log" >&2
 grep -q '^HARNESS: done' "$log" || { echo "qemu: the guest did not finish" >&2; exit 1; }
