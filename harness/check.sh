@@ -17,6 +17,8 @@
 #      judge the CHECK| lines of harness/guest/nodyncheck.sh; x86_64 with
 #      the frame-pointer unwinder (VARIANT=fp): build, boot once on one
 #      vCPU with test.d/ftrace and the callers' cases.
+#      x86_64 with a randomised base (VARIANT=kaslr): build, boot once
+#      with KUnit and test.d/ftrace.
 #   4. per arch in SMOKE_ARCHES (default arm): build, boot, smoke test.
 #   5. the layers of the core (harness/layers.py) in every kernel of ours
 #      built: no file refers to a file above it.
@@ -65,7 +67,7 @@ bq="$build/buildq"
 rm -rf "$bq"; mkdir -p "$bq"
 specs=
 for arch in $arches; do specs="$specs $arch:$arch-$flavor:"; done
-[[ " $arches " == *" x86_64 "* ]] && specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn x86_64:x86_64-$flavor-fp:fp"
+[[ " $arches " == *" x86_64 "* ]] && specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn x86_64:x86_64-$flavor-fp:fp x86_64:x86_64-$flavor-kaslr:kaslr"
 for arch in ${SMOKE_ARCHES-arm}; do specs="$specs $arch:$arch-$flavor:"; done
 (
 	for spec in $specs; do
@@ -222,6 +224,29 @@ if [[ " $arches " == *" x86_64 "* ]]; then
 			env VARIANT=fp KUNIT=0 SMP=1 TIMEOUT="${TIMEOUT:-900}" \
 			"$top/harness/qemu.sh" x86_64 "$flavor" ftracetest "$fpcases"
 		python3 "$top/harness/check.py" judge --name "$name" --subset --nproc 1 \
+			--log "$build/logs/check-$name.log" --expect "$top/expectations/x86_64.txt" \
+			--results "$results"
+	else
+		tail -n 30 "$build/logs/kernel-$name.log"
+		echo "FAIL $name: kernel build (log: build/logs/kernel-$name.log)"
+		printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"
+	fi
+fi
+# x86_64 relocatable with a randomised base (VARIANT=kaslr), as
+# distributions ship it: the boot relocation rewrites the call-site table
+# (recordmcount's cancelled entries become the offset), so one boot with
+# KUnit and test.d/ftrace, judged as the others.
+if [[ " $arches " == *" x86_64 "* ]]; then
+	name="x86_64-$flavor-kaslr"
+	echo "== $name: randomised kernel base, KUnit and test.d/ftrace"
+	if wait_kernel "$name" &&
+	   VARIANT=kaslr "$top/harness/initramfs.sh" x86_64 "$flavor" > /dev/null; then
+		grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
+		boot_guest 2 "$name" "$build/logs/$name-ftracetest.log" \
+			'^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):' \
+			env VARIANT=kaslr KUNIT=1 TIMEOUT="${TIMEOUT:-900}" \
+			"$top/harness/qemu.sh" x86_64 "$flavor" ftracetest test.d/ftrace
+		python3 "$top/harness/check.py" judge --name "$name" --kunit --subset \
 			--log "$build/logs/check-$name.log" --expect "$top/expectations/x86_64.txt" \
 			--results "$results"
 	else

@@ -34,15 +34,16 @@ rc=$?
 summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$log" | tail -n 1)
 n() { echo "$summary" | sed -n "s/.*$1: \([0-9]*\).*/\1/p"; }
 passed=$(n passed) failed=$(n failed) skipped=$(n skipped)
+passed=${passed:-0} failed=${failed:-0} skipped=${skipped:-0}
 echo "kunit: $arch took $(( $(date +%s) - start )) s, exit $rc: ${summary:-no summary}"
 grep -E '^\[[0-9:]+\] (=+ \[(PASSED|FAILED|SKIPPED)\] ftrace|\[FAILED\])' "$log" | sed 's/^/     /'
-if [ $rc = 0 ] && [ -n "$summary" ] && [ "${failed:-0}" = 0 ] && [ "${passed:-0}" -gt 0 ] &&
+if [ $rc = 0 ] && [ -n "$summary" ] && [ "$failed" = 0 ] && [ "$passed" -gt 0 ] &&
 	grep -qE '\[PASSED\] ftrace-plan' "$log"; then
 	echo "ok   kunit.py $arch"
 else
 	tail -n 30 "$log"
 	echo "FAIL kunit.py $arch (log: build/logs/kunit-$arch.log)"
-	failed=$(( ${failed:-0} > 0 ? failed : 1 ))
+	failed=$(( failed > 0 ? failed : 1 ))
 fi
-echo "${passed:-0} passed, $failed failed, ${skipped:-0} skipped"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -17,6 +17,7 @@
  */
 #include <linux/ftrace.h>
 #include <linux/init.h>
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/sched/clock.h>
 #include <asm/sections.h>
@@ -24,6 +25,31 @@
 #include "ftrace_core.h"
 
 #ifdef CONFIG_DYNAMIC_FTRACE
+/*
+ * Is @addr in @mod's text (vmlinux's if @mod is NULL)?  recordmcount
+ * cancels the entries of dead copies of overridden weak functions by
+ * zeroing them in the linked vmlinux, but a relocatable kernel's boot
+ * relocation (x86_64 with KASLR) then adds its offset to those zeros: such
+ * an entry is no longer 0, and not text either.
+ */
+static bool in_text(struct module *mod, unsigned long addr)
+{
+	if (mod)
+		return within_module(addr, mod);
+	return is_kernel_text(addr) || is_kernel_inittext(addr);
+}
+
+/* Cancel the entries of a table that are not sites of its text. */
+static void drop_foreign(struct module *mod, unsigned long *start,
+			 unsigned long *end)
+{
+	unsigned long *p;
+
+	for (p = start; p < end; p++)
+		if (*p && !in_text(mod, *p))
+			*p = 0;
+}
+
 /*
  * Convert and publish the call sites of one table.
  *
@@ -40,6 +66,7 @@ static int add_table(struct module *mod, unsigned long *start,
 	u64 t;
 
 	guard(mutex)(&ftrace_lock);
+	drop_foreign(mod, start, end);
 	chain = ftrace_blocks_build(mod, start, end);
 	if (IS_ERR_OR_NULL(chain))
 		return PTR_ERR_OR_ZERO(chain);
