@@ -26,28 +26,27 @@
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 /*
- * Is @addr in @mod's text (vmlinux's if @mod is NULL)?  recordmcount
- * cancels the entries of dead copies of overridden weak functions by
- * zeroing them in the linked vmlinux, but a relocatable kernel's boot
- * relocation (x86_64 with KASLR) then adds its offset to those zeros: such
- * an entry is no longer 0, and not text either.
+ * Cancel the entries of vmlinux's table that are not in its text (or init
+ * text).  recordmcount cancels the entries of dead copies of overridden
+ * weak functions by zeroing them in the linked vmlinux, but a relocatable
+ * kernel's boot relocation (x86_64 with KASLR) adds its offset to those
+ * zeros: such an entry is no longer 0, and not text either.  A module's
+ * table is relocated entry by entry at load, before ftrace sees it.
+ *
+ * Return: how many entries were cancelled.
  */
-static bool in_text(struct module *mod, unsigned long addr)
+static unsigned long __init drop_foreign(unsigned long *start,
+					 unsigned long *end)
 {
-	if (mod)
-		return within_module(addr, mod);
-	return is_kernel_text(addr) || is_kernel_inittext(addr);
-}
+	unsigned long *p, n = 0;
 
-/* Cancel the entries of a table that are not sites of its text. */
-static void drop_foreign(struct module *mod, unsigned long *start,
-			 unsigned long *end)
-{
-	unsigned long *p;
-
-	for (p = start; p < end; p++)
-		if (*p && !in_text(mod, *p))
+	for (p = start; p < end; p++) {
+		if (*p && !is_kernel_text(*p) && !is_kernel_inittext(*p)) {
 			*p = 0;
+			n++;
+		}
+	}
+	return n;
 }
 
 /*
@@ -66,7 +65,6 @@ static int add_table(struct module *mod, unsigned long *start,
 	u64 t;
 
 	guard(mutex)(&ftrace_lock);
-	drop_foreign(mod, start, end);
 	chain = ftrace_blocks_build(mod, start, end);
 	if (IS_ERR_OR_NULL(chain))
 		return PTR_ERR_OR_ZERO(chain);
@@ -95,12 +93,16 @@ static int add_table(struct module *mod, unsigned long *start,
  */
 static void __init boot_records(unsigned long *start, unsigned long *end)
 {
-	unsigned long x100;
+	unsigned long x100, foreign;
 	u64 t0, t1;
 	int err;
 
 	pr_info("ftrace: converting %lu call sites\n", (unsigned long)(end - start));
 	t0 = local_clock();
+	foreign = drop_foreign(start, end);
+	if (foreign)
+		pr_info("ftrace: %lu table entries outside kernel text ignored\n",
+			foreign);
 	err = add_table(NULL, start, end);
 	t1 = local_clock();
 	if (err) {

@@ -300,7 +300,8 @@ static unsigned long first_at(const unsigned long *tab, unsigned long n,
  * @end: one past the last entry
  *
  * Zero entries are records recordmcount cancelled (dead copies of
- * overridden weak functions); duplicates are dropped.  Module records
+ * overridden weak functions), or that the boot found outside vmlinux's
+ * text (ftrace_init.c); duplicates are dropped.  Module records
  * start out disabled.  Init text and the rest never share a block.
  *
  * Return: a chain of blocks linked through ->next, NULL for an empty
