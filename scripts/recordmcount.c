@@ -981,8 +981,26 @@ static int process_linked(const char *path, bool warn)
 	long zeroed = 0;
 	int ret = -1;
 
-	if (load_file(&r, path, ET_EXEC, &buf, &mode))
-		goto report;
+	if (load_file(&r, path, ET_EXEC, &buf, &mode)) {
+		/*
+		 * A position-independent vmlinux (arm64 with RELOCATABLE,
+		 * linked -shared): the boot relocation fills the table from
+		 * the relocations' addends, so zeroing its words would change
+		 * nothing.  Its overridden weak copies keep their records (as
+		 * with 6.1's recordmcount); the file is left as it is.
+		 */
+		release(&r);
+		free(buf);
+		buf = NULL;
+		r = (struct rmc){ .warn = warn };
+		if (load_file(&r, path, ET_DYN, &buf, &mode))
+			goto report;
+		if (warn)
+			fprintf(stderr, "recordmcount: %s: position-independent: overridden weak records kept\n",
+				path);
+		ret = 0;
+		goto done;
+	}
 	elf_section(&r.ef, r.ef.shstrndx, &r.shstrtab);
 	for (i = 1; i < r.ef.shnum; i++)
 		if (!strcmp(rmc_sec_name(&r, i), ".mcount_weak"))

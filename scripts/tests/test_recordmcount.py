@@ -233,6 +233,26 @@ class RecordTests(unittest.TestCase):
             self.assertEqual(read(exe), before)
         self.each_arch(t)
 
+    def test_position_independent_untouched(self):
+        """A position-independent vmlinux (arm64 RELOCATABLE is linked
+        -shared): its table is filled at boot from relocation addends, so
+        --linked leaves the file as it is and succeeds."""
+        def t(a):
+            o1 = a.compile('basic.c', out='pie1.o')
+            o2 = a.compile('override.c', out='pie2.o')
+            for o in (o1, o2):
+                self.assertEqual(rmc(o).returncode, 0)
+            exe = a.link(o1, o2)
+            data = bytearray(read(exe))
+            data[16:18] = (3).to_bytes(2, 'little')     # e_type = ET_DYN
+            with open(exe, 'wb') as f:
+                f.write(data)
+            p = rmc('--linked', exe)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(read(exe), bytes(data))
+            self.assertEqual(a.records(exe).count(0), 0)
+        self.each_arch(t)
+
     def test_weak_not_overridden_kept(self):
         def t(a):
             o = a.compile('basic.c', out='keep.o')
