@@ -523,6 +523,15 @@ static void tramp_make(struct ftrace_ops *ops, unsigned long func)
 	if (WARN_ON_ONCE(!IS_ALIGNED(TRAMP_OPS(size), sizeof(u64)) ||
 			 !IS_ALIGNED((unsigned long)tmpl, sizeof(u64))))
 		return;
+	/*
+	 * With RANDOMIZE_BASE the module region is chosen at subsys_initcall
+	 * (kaslr_init()); before that module_alloc_base is 0 and
+	 * module_alloc() would map pages at the bottom of the address space.
+	 * An ops registered that early (the tracers' boot self-tests) has
+	 * its sites call the shared caller; its next registration gets one.
+	 */
+	if (IS_ENABLED(CONFIG_RANDOMIZE_BASE) && !module_alloc_base)
+		return;
 	t = module_alloc(PAGE_ALIGN(size));
 	if (!t)
 		return;
