@@ -6,7 +6,7 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
-	check-bpf lint kunit stress debug model bench bench-recordmcount series clean
+	check-bpf lint kunit stress debug model bench bench-recordmcount series series-check clean
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
@@ -22,7 +22,8 @@ help:
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
 	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
 	@echo "make bench-recordmcount [ARCH=..]  time our recordmcount against upstream's"
-	@echo "make series                        the patch series against the pristine base"
+	@echo "make series                        the curated patch series (series/) in build/series/"
+	@echo "make series-check                  git am it onto the pristine base, build every step, checkpatch"
 
 setup:
 	@$(H)/setup.sh
@@ -93,8 +94,14 @@ bench-recordmcount: setup
 	@if [ "$(ARCH)" = x86_64 ]; then $(H)/kernel.sh $(ARCH) upstream; else $(H)/kernel.sh $(ARCH) ours; fi
 	@python3 $(H)/bench_recordmcount.py $(ARCH) build/bench/recordmcount-$(ARCH).json
 
+# The patch series from the plan in series/ (one file a patch), for HEAD.
 series: setup
-	@$(H)/series.sh
+	@$(H)/kernel.sh unpack
+	@python3 $(H)/series.py
+
+series-check: setup
+	@$(H)/kernel.sh unpack
+	@$(H)/series-check.sh
 
 clean:
-	rm -rf build/kernel build/src build/initramfs build/logs build/results build/series
+	rm -rf build/kernel build/src build/initramfs build/logs build/results build/series build/series-check

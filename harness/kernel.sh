@@ -44,7 +44,7 @@ series_patches() {
 
 # removed_files: the upstream files the series deletes (patches/removed):
 # files our overlay replaces under other names.  The series carries their
-# deletion without their text (harness/series.sh).
+# deletion without their text (harness/series.py).
 removed_files() {
 	[ -f "$top/patches/removed" ] || return 0
 	grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/removed" || true
@@ -101,21 +101,7 @@ last_values() {
 
 configure() {
 	local frags key
-	frags="$top/configs/base.config $top/configs/tracing.config"
-	frags="$frags $top/configs/kunit.config $top/configs/$arch.config"
-	# Options only the flavor's own code has (its KUnit suites).
-	if [ -f "$top/configs/$flavor.config" ]; then frags="$frags $top/configs/$flavor.config"; fi
-	if [ -f "$top/configs/$flavor-$arch.config" ]; then frags="$frags $top/configs/$flavor-$arch.config"; fi
-	# The distro fragment (in-tree ftrace users), for the arches that have
-	# a configs/distro-ARCH.config; DISTRO=0 leaves it out.
-	if [ "${DISTRO:-1}" != 0 ] && [ -f "$top/configs/distro-$arch.config" ]; then
-		frags="$frags $top/configs/distro.config $top/configs/distro-$arch.config"
-	fi
-	# A build variant's fragment comes last and overrides the others.
-	if [ -n "${VARIANT:-}" ]; then
-		[ -f "$top/configs/variant-$VARIANT.config" ] || die "no configs/variant-$VARIANT.config"
-		frags="$frags $top/configs/variant-$VARIANT.config"
-	fi
+	frags=$(config_fragments "$arch" "$flavor") || exit 1
 	key=$(cat $frags | sha256sum | cut -d' ' -f1)
 	[ "$(cat "$out/.config-key" 2>/dev/null)" = "$key" ] && return
 	echo "kernel: configuring $(kname "$arch" "$flavor")"

@@ -40,3 +40,25 @@ kname() { echo "$1-$2${VARIANT:+-$VARIANT}"; }
 
 # kdir ARCH FLAVOR: the out-of-tree build directory of one kernel.
 kdir() { echo "$build/kernel/$(kname "$1" "$2")"; }
+
+# config_fragments ARCH FLAVOR: the config fragments of one kernel build,
+# in the order they are merged (a later one overrides an earlier one).
+config_fragments() {
+	local arch=$1 flavor=$2 frags
+	frags="$top/configs/base.config $top/configs/tracing.config"
+	frags="$frags $top/configs/kunit.config $top/configs/$arch.config"
+	# Options only the flavor's own code has (its KUnit suites).
+	if [ -f "$top/configs/$flavor.config" ]; then frags="$frags $top/configs/$flavor.config"; fi
+	if [ -f "$top/configs/$flavor-$arch.config" ]; then frags="$frags $top/configs/$flavor-$arch.config"; fi
+	# The distro fragment (in-tree ftrace users), for the arches that have
+	# a configs/distro-ARCH.config; DISTRO=0 leaves it out.
+	if [ "${DISTRO:-1}" != 0 ] && [ -f "$top/configs/distro-$arch.config" ]; then
+		frags="$frags $top/configs/distro.config $top/configs/distro-$arch.config"
+	fi
+	# A build variant's fragment comes last and overrides the others.
+	if [ -n "${VARIANT:-}" ]; then
+		[ -f "$top/configs/variant-$VARIANT.config" ] || die "no configs/variant-$VARIANT.config"
+		frags="$frags $top/configs/variant-$VARIANT.config"
+	fi
+	echo $frags
+}

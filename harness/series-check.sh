@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# series-check.sh: the curated series (harness/series.py), as a maintainer
+# would take it.
+#
+#  1. git am every patch, in order, onto a checkout of the pristine base
+#     (the form with full deletions: git am cannot apply a deletion sent
+#     without its text).
+#  2. After each patch, build x86_64 with make check's config for the ours
+#     kernel (harness/lib.sh config_fragments), incrementally and through
+#     ccache.  Until the patch that links the new core in place of
+#     ftrace.c, the core's files the series has added so far are compiled
+#     too, as kbuild extra-y objects of a scratch copy of
+#     kernel/trace/Makefile (with the final Makefile's config conditions),
+#     so every patch's code is compiled where it is added.
+#  3. checkpatch.pl --strict on every patch as it would be sent, run in
+#     the pristine tree.  FILE_PATH_CHANGES ("does MAINTAINERS need
+#     updating?") is checked instead with get_maintainer.pl: every file
+#     the series adds must have a maintainer.
+#
+# STEPS=FIRST-LAST limits the builds to those patches (all are applied and
+# checkpatched).  Output: build/series-check/ (logs/NNNN.log per build).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=x86_64; check_arch "$arch"
+sc="$build/series-check"
+wt="$sc/src/ours"
+out="$sc/kernel/$arch-ours"
+logs="$sc/logs"
+start=$(date +%s)
+
+python3 "$top/harness/series.py" --am "$sc/am"
+mapfile -t mail < <(ls "$build"/series/0*.patch | grep -v '/0000-')
+mapfile -t am < <(ls "$sc"/am/0*.patch)
+[ "${#mail[@]}" = "${#am[@]}" ] || die "the two forms of the series differ in length"
+n=${#am[@]}
+first=1; last=$n
+if [ -n "${STEPS:-}" ]; then first=${STEPS%-*}; last=${STEPS#*-}; fi
+
+export GIT_DIR="$build/series.git"
+kgit() { git --git-dir="$wt/.git" --work-tree="$wt" -c user.name=series-check \
+	-c user.email=series-check@localhost "$@"; }
+if [ ! -d "$wt/.git" ]; then
+	echo "series-check: checking out the pristine tree (once)"
+	rm -rf "$wt"; mkdir -p "$(dirname "$wt")"
+	git clone -q --no-checkout "$GIT_DIR" "$wt"
+fi
+unset GIT_DIR
+kgit fetch -q "$build/series.git" refs/tags/base:refs/tags/base
+# Back to the base: git rewrites only the files that differ, so make
+# rebuilds only what the series touches.
+kgit am --abort >/dev/null 2>&1 || true
+kgit checkout -q -f --detach base
+kgit clean -q -fdx
+
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_BASEDIR=$top
+export KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=ftrace KBUILD_BUILD_HOST=harness
+kmake() {
+	make -C "$wt" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" HOSTCC="ccache gcc" "$@"
+}
+mkdir -p "$out" "$logs"
+# The fragments merged once; each step's olddefconfig keeps what its
+# Kconfig knows (options added by later patches wait for them).
+frags=$(config_fragments "$arch" ours) || exit 1
+kmake -s tinyconfig > /dev/null
+KCONFIG_CONFIG="$sc/want.config" "$wt/scripts/kconfig/merge_config.sh" -m -O "$sc" \
+	"$out/.config" $frags > "$sc/merge_config.log" 2>&1
+rm -f "$out/.config"
+
+# The libftrace lines of the series' final kernel/trace/Makefile, renamed,
+# for compiling the core's files before they are linked.
+final_mk=$(git --git-dir="$build/series.git" show series:kernel/trace/Makefile)
+scratch_mk=$(echo "$final_mk" | sed -n '/^libftrace-y :=/,$p' | sed 's/libftrace-/ftcheck-/g')
+[ -n "$scratch_mk" ] || die "no libftrace lines in the final kernel/trace/Makefile"
+
+fail=0; built=0; compiled_early=0
+for i in $(seq 1 "$n"); do
+	p=${am[$((i - 1))]}
+	name=$(basename "$p")
+	kgit am -q --keep-cr "$p" || { kgit am --abort || true; die "$name does not apply with git am"; }
+	[ "$i" -ge "$first" ] && [ "$i" -le "$last" ] || continue
+	log="$logs/${name%%-*}.log"
+	cp "$sc/want.config" "$out/.config"
+	kmake -s olddefconfig > "$log" 2>&1
+	early=
+	if grep -q '^libftrace-y := ftrace.o$' "$wt/kernel/trace/Makefile" &&
+	   ls "$wt"/kernel/trace/ftrace_*.c > /dev/null 2>&1; then
+		early=$(cd "$wt/kernel/trace" && ls ftrace_*.c | tr '\n' ' ')
+		{ echo
+		  echo "# series-check: compile the core's files before they are linked"
+		  echo "$scratch_mk"
+		  echo 'extra-y += $(filter $(patsubst %.c,%.o,$(notdir $(wildcard $(srctree)/$(src)/ftrace_*.c))),$(ftcheck-y))'
+		} >> "$wt/kernel/trace/Makefile"
+	fi
+	t0=$(date +%s)
+	rc=0
+	kmake -j"${JOBS:-3}" bzImage modules >> "$log" 2>&1 || rc=$?
+	[ -z "$early" ] || kgit checkout -q -- kernel/trace/Makefile
+	if [ $rc != 0 ]; then
+		echo "series-check: FAIL build $name (log: ${log#"$top"/})"
+		grep -E 'error|Error' "$log" | head -n 20
+		fail=1
+		break
+	fi
+	if [ -n "$early" ]; then
+		for f in $early; do
+			[ -f "$out/kernel/trace/${f%.c}.o" ] ||
+				{ echo "series-check: FAIL $name: kernel/trace/$f was not compiled"; fail=1; }
+		done
+		compiled_early=$((compiled_early + 1))
+	fi
+	built=$((built + 1))
+	echo "series-check: built $name in $(( $(date +%s) - t0 )) s${early:+ (and compiled, not linked: $early)}"
+done
+
+# checkpatch, in the pristine tree, on the patches as they would be sent.
+clean=0
+for p in "${mail[@]}"; do
+	res=$(cd "$base" && perl scripts/checkpatch.pl --strict --terse --no-summary \
+		--ignore FILE_PATH_CHANGES "$p" 2>&1) && rc=0 || rc=$?
+	if [ $rc = 0 ] && [ -z "$res" ]; then
+		clean=$((clean + 1))
+	else
+		echo "series-check: FAIL checkpatch $(basename "$p"):"
+		echo "$res" | head -n 20
+		fail=1
+	fi
+done
+
+# Every file the series adds has a maintainer (what FILE_PATH_CHANGES asks).
+added=$(git --git-dir="$build/series.git" diff --name-only --diff-filter=A base series)
+orphans=0
+for f in $added; do
+	if ! (cd "$wt" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$f" 2>/dev/null) |
+		grep -q '(maintainer'; then
+		echo "series-check: FAIL no maintainer for $f"; orphans=$((orphans + 1)); fail=1
+	fi
+done
+
+echo "series-check: $n patches applied with git am; $built built for $arch" \
+	"($compiled_early with the core's unlinked files compiled);" \
+	"$clean of ${#mail[@]} checkpatch --strict clean;" \
+	"$(echo "$added" | wc -w) added files, $orphans without a maintainer;" \
+	"$(( $(date +%s) - start )) s"
+[ $fail = 0 ] || exit 1
