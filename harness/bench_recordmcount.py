@@ -32,7 +32,10 @@ SAMPLE = int(os.environ.get('SAMPLE', '20'))
 
 
 def build_tool(srcs, out, incdir):
-    subprocess.run(['gcc', '-O2', '-I', incdir, '-o', out] + srcs, check=True)
+    # tools/include for __printf(), as kbuild builds ours (scripts/Makefile).
+    subprocess.run(['gcc', '-O2', '-I', incdir,
+                    '-I', os.path.join(BASE, 'tools', 'include'),
+                    '-o', out] + srcs, check=True)
 
 
 def objects(kdir):

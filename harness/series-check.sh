@@ -15,7 +15,9 @@
 #  3. checkpatch.pl --strict on every patch as it would be sent, run in
 #     the pristine tree.  FILE_PATH_CHANGES ("does MAINTAINERS need
 #     updating?") is checked instead with get_maintainer.pl: every file
-#     the series adds must have a maintainer.
+#     the series adds must have a maintainer; UNDOCUMENTED_SETUP (which
+#     sees only documentation added by the same patch) is checked against
+#     kernel-parameters.txt: every __setup() the series adds is documented.
 #
 # STEPS=FIRST-LAST limits the builds to those patches (all are applied and
 # checkpatched).  Output: build/series-check/ (logs/NNNN.log per build).
@@ -118,7 +120,7 @@ done
 clean=0
 for p in "${mail[@]}"; do
 	res=$(cd "$base" && perl scripts/checkpatch.pl --strict --terse --no-summary \
-		--ignore FILE_PATH_CHANGES "$p" 2>&1) && rc=0 || rc=$?
+		--ignore FILE_PATH_CHANGES,UNDOCUMENTED_SETUP "$p" 2>&1) && rc=0 || rc=$?
 	if [ $rc = 0 ] && [ -z "$res" ]; then
 		clean=$((clean + 1))
 	else
@@ -138,9 +140,20 @@ for f in $added; do
 	fi
 done
 
+# Every boot parameter the series adds is documented (what
+# UNDOCUMENTED_SETUP asks; checkpatch only sees documentation that the same
+# patch adds, and these parameters are 6.1's, documented already).
+undoc=0
+params=$(cat "${mail[@]}" | sed -n 's/^+.*__setup("\([^"=]*=\?\)".*/\1/p' | sort -u)
+for prm in $params; do
+	grep -q "^[[:space:]]*$prm" "$wt/Documentation/admin-guide/kernel-parameters.txt" ||
+		{ echo "series-check: FAIL boot parameter $prm is not documented"; undoc=$((undoc + 1)); fail=1; }
+done
+
 echo "series-check: $n patches applied with git am; $built built for $arch" \
 	"($compiled_early with the core's unlinked files compiled);" \
 	"$clean of ${#mail[@]} checkpatch --strict clean;" \
 	"$(echo "$added" | wc -w) added files, $orphans without a maintainer;" \
+	"$(echo "$params" | wc -w) boot parameters, $undoc undocumented;" \
 	"$(( $(date +%s) - start )) s"
 [ $fail = 0 ] || exit 1

@@ -318,8 +318,26 @@ def commit_steps(plan):
     return parent, prev
 
 
+def plain_table(md):
+    """A Markdown table as aligned plain text (text columns left, numbers right)."""
+    rows = []
+    for ln in md.strip().split('\n'):
+        cells = [c.strip().replace('&nbsp;', ' ') for c in ln.strip().strip('|').split('|')]
+        if all(re.fullmatch(r':?-+:?', c) for c in cells):
+            continue
+        # Notes on when a figure was taken belong to the README, not here.
+        cells[0] = re.sub(r'\s*\([^)]*(UTC|\b[0-9a-f]{7}\b)[^)]*\)', '', cells[0])
+        rows.append(cells)
+    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cols = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
+        out.append('  '.join(cols).rstrip())
+    return '\n'.join(out)
+
+
 def bench_tables():
-    """The bold-titled tables of README.md's Benchmarks section."""
+    """The bold-titled tables of README.md's Benchmarks section, as text."""
     text = SRC.read('README.md')
     m = re.search(r'^## Benchmarks\n(.*?)^## ', text, re.S | re.M)
     if not m:
@@ -328,9 +346,9 @@ def bench_tables():
     for para in m.group(1).split('\n\n'):
         if para.startswith('**') and '(`' in para:
             keep = True
-            out.append(para.strip())
+            out.append(re.sub(r'\*\*|`', '', para.strip()))
         elif keep and para.startswith('|'):
-            out.append(para.strip())
+            out.append(plain_table(para))
             keep = False
         else:
             keep = False

@@ -392,9 +392,10 @@ static int take_reloc(struct rmc *r, unsigned int tsec,
 
 	if (!call_reloc(a, rel->type)) {
 		if (!a->skip_other)
-			return rmc_fail(r, "unsupported relocation type %u at the call in %s+0x%llx",
-				    rel->type, rmc_sec_name(r, tsec),
-				    (unsigned long long)rel->offset);
+			return rmc_fail(r,
+					"unsupported relocation type %u at the call in %s+0x%llx",
+					rel->type, rmc_sec_name(r, tsec),
+					(unsigned long long)rel->offset);
 		not_recorded(r, tsec, rel->offset, "not a call relocation");
 		return 0;
 	}
@@ -996,7 +997,8 @@ static int process_linked(const char *path, bool warn)
 		if (load_file(&r, path, ET_DYN, &buf, &mode))
 			goto report;
 		if (warn)
-			fprintf(stderr, "recordmcount: %s: position-independent: overridden weak records kept\n",
+			fprintf(stderr,
+				"recordmcount: %s: position-independent: overridden weak records kept\n",
 				path);
 		ret = 0;
 		goto done;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <linux/compiler.h>	/* tools/include: __printf() */
 
 /* The kernel's fixed-width names, for this host program. */
 typedef __UINT8_TYPE__ u8;
@@ -23,7 +24,6 @@ typedef __UINT64_TYPE__ u64;
 typedef __INT64_TYPE__ s64;
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define __printf(a, b)	__attribute__((__format__(__printf__, a, b)))
 
 /* Where a field sits in an on-disk structure: byte offset and width. */
 struct elf_field {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Host tests of scripts/recordmcount: build it with every warning as an
 # error and with AddressSanitizer and UBSan, then run the tests on the
 # sanitized build.  Last line: "N passed, N failed, N skipped".
@@ -9,7 +10,10 @@ out="$top/build/host"
 mkdir -p "$out"
 src=("$top"/scripts/recordmcount.c "$top"/scripts/recordmcount-elf.c
      "$top"/scripts/recordmcount-write.c)
-warn=(-Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes
+# __printf() and friends: tools/include, as kbuild passes it (scripts/Makefile).
+inc="$top/tools/include"
+[ -d "$inc" ] || inc="$top/build/base/linux-source-6.1/tools/include"
+warn=(-I"$inc" -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes
       -Wshadow -Wformat=2 -Wno-unused-parameter)
 gcc -O2 "${warn[@]}" -o "$out/recordmcount" "${src[@]}"
 gcc -O1 -g "${warn[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all \

@@ -21,6 +21,15 @@ import unittest
 
 from elfrecords import Elf
 
+# The kernel's names for the attributes the test sources use (they are
+# compiled without the kernel's headers).
+KERNEL_ATTRS = ['-Dnoinline=__attribute__((__noinline__))',
+                '-D__weak=__attribute__((__weak__))',
+                '-D__cold=__attribute__((__cold__))',
+                '-D__hot=__attribute__((__hot__))',
+                '-D__section(s)=__attribute__((__section__(s)))',
+                '-Dnotrace=__attribute__((__no_instrument_function__))']
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, 'src')
 RMC = os.environ.get('RMC', '')
@@ -145,7 +154,7 @@ class MachineTests(unittest.TestCase):
                 tag = '%s%s%s' % (os.path.splitext(src)[0],
                                   ''.join(sflags), ''.join(var))
                 base = os.path.join(d, tag + '.o')
-                p = run([m['cc'], '-O2'] + m['flags'] + list(var) +
+                p = run([m['cc'], '-O2'] + KERNEL_ATTRS + m['flags'] + list(var) +
                         list(sflags) + ['-c', os.path.join(SRC, src),
                                         '-o', base])
                 self.assertEqual(p.returncode, 0, p.stderr)
@@ -247,7 +256,8 @@ class MachineFuzzTests(unittest.TestCase):
         d = os.path.join(WORK, 'fuzz-' + name)
         os.makedirs(d, exist_ok=True)
         src = os.path.join(d, '..', 'fuzz-%s-src.o' % name)
-        p = run([m['cc'], '-O2'] + m['flags'] + list(m['variants'][-1]) +
+        p = run([m['cc'], '-O2'] + KERNEL_ATTRS + m['flags'] +
+                list(m['variants'][-1]) +
                 ['-c', os.path.join(SRC, 'sections.c'), '-o', src])
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(src, 'rb') as f:

@@ -22,7 +22,7 @@ import sys
 import unittest
 
 from test_machines import MachineFuzzTests, MachineTests  # noqa: F401
-from test_machines import fuzz_object
+from test_machines import KERNEL_ATTRS, fuzz_object
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, 'src')
@@ -67,7 +67,8 @@ class Arch:
     def compile(self, src, *flags, out=None):
         """Compile @src; a copy the tool never sees is kept as OUT.orig."""
         out = os.path.join(self.dir, out or (os.path.splitext(src)[0] + '.o'))
-        must(self.cc + list(flags) + ['-c', os.path.join(SRC, src), '-o', out])
+        must(self.cc + KERNEL_ATTRS + list(flags) +
+             ['-c', os.path.join(SRC, src), '-o', out])
         shutil.copy(out, out + '.orig')
         return out
 
@@ -458,8 +459,8 @@ class BadInputTests(unittest.TestCase):
     def test_unsupported_relocation(self):
         a = Arch('x86_64')
         o = os.path.join(a.dir, 'pie.o')
-        must(['gcc', '-O2', '-fpie', '-pg', '-mfentry', '-c',
-              os.path.join(SRC, 'basic.c'), '-o', o])
+        must(['gcc', '-O2', '-fpie', '-pg', '-mfentry'] + KERNEL_ATTRS +
+             ['-c', os.path.join(SRC, 'basic.c'), '-o', o])
         self.rejects(o, 'unsupported relocation type')
 
     def test_no_symbol_table(self):

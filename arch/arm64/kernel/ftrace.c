@@ -55,7 +55,6 @@
 #include <asm/debug-monitors.h>
 #include <asm/ftrace.h>
 #include <asm/ftrace_insn.h>
-#include <asm/module.h>
 #include <asm/set_memory.h>
 #include <asm/tlbflush.h>
 

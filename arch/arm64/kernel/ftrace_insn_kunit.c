@@ -6,8 +6,8 @@
  * the per-ops trampoline templates.  Nothing here writes text.
  */
 #include <kunit/test.h>
+#include <linux/ftrace.h>
 #include <linux/sizes.h>
-#include <asm/ftrace.h>
 #include <asm/ftrace_insn.h>
 
 /* A plausible kernel text address. */

@@ -54,6 +54,7 @@
 #include <linux/kasan.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
+#include <linux/mmu_context.h>
 #include <linux/module.h>
 #include <linux/moduleloader.h>
 #include <linux/mutex.h>
@@ -67,7 +68,6 @@
 #include <asm/debugreg.h>
 #include <asm/ftrace.h>
 #include <asm/ftrace_insn.h>
-#include <asm/mmu_context.h>
 #include <asm/set_memory.h>
 #include <asm/text-patching.h>
 #include <asm/tlbflush.h>

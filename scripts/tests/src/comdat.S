@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A function in a COMDAT group (as C++ inline functions are), and one
  * outside it.  The group's record must be a member of the group.

@@ -1,12 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Functions compiled with -fpatchable-function-entry=2 (arm64's dynamic
  * ftrace): which entries recordmcount must turn into records.
  */
+#undef notrace
 #define notrace __attribute__((patchable_function_entry(0, 0)))
 
 int counter;
 
-static int __attribute__((noinline)) helper(int x)
+static int noinline helper(int x)
 {
 	return x + counter;
 }
@@ -16,7 +18,7 @@ int plain(int x)
 	return helper(x) * 2;
 }
 
-int __attribute__((weak)) weak_default(int x)
+int __weak weak_default(int x)
 {
 	return x - 1;
 }
@@ -26,18 +28,18 @@ int notrace not_traced(int x)
 	return x + 3;
 }
 
-int __attribute__((section(".init.text"))) init_function(int x)
+int __section(".init.text") init_function(int x)
 {
 	return helper(x) + 7;
 }
 
-int __attribute__((cold)) cold_function(int x)
+int __cold cold_function(int x)
 {
 	return x * 9;
 }
 
 /* Outside the sections ftrace traces: its entry stays two NOPs. */
-int __attribute__((section(".exit.text"))) exit_function(int x)
+int __section(".exit.text") exit_function(int x)
 {
 	return helper(x) - 5;
 }

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: GPL-2.0
 /* No traced function at all: the object must be left untouched. */
 int table[4] = { 1, 2, 3, 4 };
 
-int __attribute__((no_instrument_function)) quiet(int x)
+int notrace quiet(int x)
 {
 	return table[x & 3];
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * Functions in every kind of section the kernel puts code in: traced ones
  * (.text, .ref.text, .kprobes.text, .cpuidle.text, .text.*, a COMDAT group)
@@ -13,18 +14,18 @@
 #define ASM_COMMENT "#"
 #endif
 /* A COMDAT group named @n holding section .text.@n (the tail is a comment). */
-#define IN_GROUP(n) __attribute__((section(".text." #n \
-	",\"axG\",%progbits," #n ",comdat " ASM_COMMENT)))
-#define SECTION(s) __attribute__((section(s), noinline))
+#define IN_GROUP(n) __section(".text." #n \
+	",\"axG\",%progbits," #n ",comdat " ASM_COMMENT)
+#define SECTION(s) __section(s) noinline
 
 int data_word;
 
-static int __attribute__((noinline)) local_a(int x)
+static int noinline local_a(int x)
 {
 	return x ^ data_word;
 }
 
-static int __attribute__((noinline)) local_b(int x)
+static int noinline local_b(int x)
 {
 	return local_a(x) + 3;
 }
@@ -54,12 +55,12 @@ int SECTION(".meminit.text") meminit_fn(int x)
 	return x * 7;
 }
 
-int __attribute__((weak, noinline)) weak_one(int x)
+int __weak noinline weak_one(int x)
 {
 	return x - 6;
 }
 
-int __attribute__((hot, noinline)) hot_fn(int x)
+int __hot noinline hot_fn(int x)
 {
 	return weak_one(x) + 9;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* The profiling routines, so test objects link into an executable. */
 	.text
 	.globl __fentry__, mcount, _mcount, _start

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
 /* Each function in its own section; one section holds only a weak function. */
-int __attribute__((weak)) only_weak(int x)
+int __weak only_weak(int x)
 {
 	return x * 3;
 }
 
-static int __attribute__((noinline)) local_one(int x)
+static int noinline local_one(int x)
 {
 	return x + 11;
 }

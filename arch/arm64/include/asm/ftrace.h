@@ -60,8 +60,8 @@
 #include <linux/compat.h>
 
 extern void _mcount(unsigned long);
-extern void ftrace_fresh_site(void);
-extern void *return_address(unsigned int level);
+void ftrace_fresh_site(void);
+void *return_address(unsigned int level);
 
 /* Nothing per record: a site's state is what the core keeps. */
 struct dyn_arch_ftrace {
@@ -81,8 +81,8 @@ static inline unsigned long ftrace_call_adjust(unsigned long addr)
 struct ftrace_ops;
 struct ftrace_regs;
 
-extern void ftrace_call(void);
-extern void ftrace_regs_call(void);
+void ftrace_call(void);
+void ftrace_regs_call(void);
 
 /* The templates of the per-ops trampolines (entry-ftrace.S). */
 extern const u8 ftrace_tramp_template[], ftrace_tramp_template_end[];
@@ -112,7 +112,6 @@ static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
 
 /* A target that does nothing (entry-ftrace.S), for the boot self test. */
 void ftrace_stub_direct_tramp(void);
-#define ARCH_HAS_FTRACE_STUB_DIRECT_TRAMP
 #endif
 #endif
 
@@ -125,12 +124,12 @@ void ftrace_stub_direct_tramp(void);
  * that the event names lack.
  */
 #define ARCH_TRACE_IGNORE_COMPAT_SYSCALLS
-#define ARCH_HAS_SYSCALL_MATCH_SYM_NAME
-
 static inline bool arch_trace_is_compat_syscall(struct pt_regs *regs)
 {
 	return is_compat_task();
 }
+
+#define ARCH_HAS_SYSCALL_MATCH_SYM_NAME
 
 static inline bool arch_syscall_match_sym_name(const char *sym,
 					       const char *name)
