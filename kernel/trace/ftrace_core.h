@@ -272,8 +272,15 @@ int ftrace_prefilter_misses(const char *word, unsigned int *matches);
 int ftrace_match_to_hash(struct ftrace_hash *hash, const char *func,
 			 const char *mod, bool remove);
 bool ftrace_module_known(const char *name);
+/* A command word, "func:command[:params]", split by ftrace_apply_text(). */
+struct ftrace_command_word {
+	char *func;
+	char *cmd;		/* NULL: no command was left */
+	char *params;		/* NULL if the word has none */
+};
+
 int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
-		      struct trace_array *tr, struct list_head *mods,
+		      struct ftrace_command_word *cw, struct list_head *mods,
 		      bool enable);
 
 /* ftrace_probe.c */

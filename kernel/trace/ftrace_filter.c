@@ -19,18 +19,21 @@
  * @hash: the hash being edited
  * @buf: the word, modified in place
  * @len: its length
- * @tr: the trace array, for commands; NULL if commands are not allowed
+ * @cw: where a command word is left, split, for the caller to run with
+ *	ftrace_run_command() once it has dropped ftrace_lock; NULL if
+ *	commands are not allowed
  * @mods: the list of ":mod:" words waiting for their module that goes
  *	  with @hash, NULL if words cannot wait
  * @enable: true for a filter hash, false for a notrace hash
  *
  * Called with ftrace_lock held.
  *
- * Return: 0, -EINVAL if the word selects nothing or names an unknown
- * command, or another negative error.
+ * Return: 0 (with @cw->cmd set for a command word), -EINVAL if the word
+ * selects nothing or is a command where none is allowed, or another
+ * negative error.
  */
 int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
-		      struct trace_array *tr, struct list_head *mods,
+		      struct ftrace_command_word *cw, struct list_head *mods,
 		      bool enable)
 {
 	char *func, *cmd, *next = buf;
@@ -46,9 +49,12 @@ int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
 	if (!strcmp(cmd, "mod"))
 		return next ? ftrace_mod_word(mods, hash, func, next, enable) :
 			      -EINVAL;
-	if (!tr)
+	if (!cw)
 		return -EINVAL;
-	return ftrace_run_command(tr, hash, func, cmd, next, enable);
+	cw->func = func;
+	cw->cmd = cmd;
+	cw->params = next;
+	return 0;
 }
 
 /* Apply a whole buffer of words to @ops' filter or notrace hash. */

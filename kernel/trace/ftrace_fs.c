@@ -426,37 +426,50 @@ static int edit_hash(struct fs_iter *it)
 	return 0;
 }
 
-/* Apply one parsed word to the private hash. */
-static int apply_word(struct fs_iter *it)
+/*
+ * The part of apply_word() under ftrace_lock.  A command word is left in
+ * @cw: commands take ftrace_lock themselves.
+ */
+static int apply_word_locked(struct fs_iter *it, bool enable,
+			     struct ftrace_command_word *cw)
 {
 	bool graph = it->kind == FS_GRAPH || it->kind == FS_GRAPH_NOTRACE;
 	char *word = it->parser.buffer;
 	unsigned long before;
 	int ret;
 
-	if (!trace_parser_loaded(&it->parser))
-		return 0;
-	mutex_lock(&ftrace_lock);
 	ret = edit_hash(it);
-	if (ret) {
-		mutex_unlock(&ftrace_lock);
-		trace_parser_clear(&it->parser);
-		it->failed++;
+	if (ret)
 		return ret;
-	}
 	if (has_mods(it))
 		ftrace_mods_resolve(&it->mods, it->hash);
 	before = it->hash->count;
-	ret = ftrace_apply_text(it->hash, word, it->parser.idx, it->tr,
-				has_mods(it) ? &it->mods : NULL,
-				it->kind == FS_FILTER || it->kind == FS_GRAPH);
+	ret = ftrace_apply_text(it->hash, word, it->parser.idx,
+				it->tr ? cw : NULL,
+				has_mods(it) ? &it->mods : NULL, enable);
 	/*
 	 * The graph files refuse a "!" word that removes nothing (the
 	 * filter files take it: it matched), as 6.1 did.
 	 */
 	if (!ret && graph && word[0] == '!' && it->hash->count == before)
 		ret = -EINVAL;
-	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+/* Apply one parsed word to the private hash. */
+static int apply_word(struct fs_iter *it)
+{
+	bool enable = it->kind == FS_FILTER || it->kind == FS_GRAPH;
+	struct ftrace_command_word cw = { };
+	int ret;
+
+	if (!trace_parser_loaded(&it->parser))
+		return 0;
+	scoped_guard(mutex, &ftrace_lock)
+		ret = apply_word_locked(it, enable, &cw);
+	if (!ret && cw.cmd)
+		ret = ftrace_run_command(it->tr, it->hash, cw.func, cw.cmd,
+					 cw.params, enable);
 	trace_parser_clear(&it->parser);
 	if (ret < 0)
 		it->failed++;

@@ -69,25 +69,19 @@ int unregister_ftrace_command(struct ftrace_func_command *cmd)
 
 /*
  * Run the command @cmd on the word's function part.  Commands call back
- * into the probe API, which takes ftrace_lock: the caller's lock is
- * dropped around the call, and command_lock keeps the command from being
- * unregistered while it runs.
+ * into the probe API, which takes ftrace_lock: the caller must not hold
+ * it.  command_lock keeps the command from being unregistered while it
+ * runs.
  */
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 		       char *func, char *cmd, char *params, bool enable)
 {
 	struct ftrace_func_command *c;
-	int ret = -EINVAL;
 
-	lockdep_assert_held(&ftrace_lock);
-	mutex_unlock(&ftrace_lock);
-	scoped_guard(mutex, &command_lock) {
-		c = command_named(cmd);
-		if (c)
-			ret = c->func(tr, hash, func, cmd, params, enable);
-	}
-	mutex_lock(&ftrace_lock);
-	return ret;
+	lockdep_assert_not_held(&ftrace_lock);
+	guard(mutex)(&command_lock);
+	c = command_named(cmd);
+	return c ? c->func(tr, hash, func, cmd, params, enable) : -EINVAL;
 }
 
 /*
