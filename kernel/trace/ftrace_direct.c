@@ -108,13 +108,12 @@ int register_ftrace_direct(unsigned long ip, unsigned long addr)
 	ip = ftrace_location(ip);
 	if (!ip)
 		return -ENODEV;
-	mutex_lock(&ftrace_direct_mutex);
-	ret = -EBUSY;
+	guard(mutex)(&ftrace_direct_mutex);
 	if (ftrace_find_rec_direct(ip))
-		goto out;
+		return -EBUSY;
 	ret = direct_set(ip, addr);
 	if (ret)
-		goto out;
+		return ret;
 	ret = ftrace_set_filter_ip(&direct_ops, ip, 0, 0);
 	if (!ret && !(direct_ops.flags & FTRACE_OPS_FL_ENABLED))
 		ret = register_ftrace_function(&direct_ops);
@@ -122,8 +121,6 @@ int register_ftrace_direct(unsigned long ip, unsigned long addr)
 		ftrace_set_filter_ip(&direct_ops, ip, 1, 0);
 		direct_set(ip, 0);
 	}
-out:
-	mutex_unlock(&ftrace_direct_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_ftrace_direct);
@@ -138,17 +135,17 @@ EXPORT_SYMBOL_GPL(register_ftrace_direct);
 int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 {
 	struct ftrace_hash *filter;
-	int ret = -ENODEV;
+	int ret;
 
 	ip = ftrace_location(ip);
 	ftrace_ops_init(&direct_ops);
-	mutex_lock(&ftrace_direct_mutex);
+	guard(mutex)(&ftrace_direct_mutex);
 	filter = rcu_dereference_protected(direct_ops.func_hash->filter_hash,
 					   lockdep_is_held(&ftrace_direct_mutex));
 	/* Only what register_ftrace_direct() set (not a multi ops' site). */
 	if (!ip || ftrace_find_rec_direct(ip) != addr ||
 	    !ftrace_lookup_ip(filter, ip))
-		goto out;
+		return -ENODEV;
 	if (filter->count == 1) {
 		ret = unregister_ftrace_function(&direct_ops);
 		ftrace_free_filter(&direct_ops);
@@ -157,8 +154,6 @@ int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 	}
 	if (!ret)
 		ret = direct_set(ip, 0);
-out:
-	mutex_unlock(&ftrace_direct_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_direct);
@@ -184,12 +179,12 @@ int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 			 unsigned long new_addr)
 {
 	struct ftrace_ops stub = { .func = stub_func };
-	int ret = -ENODEV;
+	int ret;
 
 	ip = ftrace_location(ip);
-	mutex_lock(&ftrace_direct_mutex);
+	guard(mutex)(&ftrace_direct_mutex);
 	if (!ip || ftrace_find_rec_direct(ip) != old_addr)
-		goto out;
+		return -ENODEV;
 	ret = ftrace_set_filter_ip(&stub, ip, 0, 0);
 	if (!ret)
 		ret = register_ftrace_function(&stub);
@@ -198,8 +193,6 @@ int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 		unregister_ftrace_function(&stub);
 	}
 	ftrace_free_filter(&stub);
-out:
-	mutex_unlock(&ftrace_direct_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct);

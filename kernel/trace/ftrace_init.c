@@ -139,19 +139,6 @@ void __init ftrace_init(void)
 	ftrace_apply_boot_filters();
 }
 
-/* Lock order: trace_types_lock (trace arrays), then ftrace_lock. */
-static void lock_both(void)
-{
-	mutex_lock(&trace_types_lock);
-	mutex_lock(&ftrace_lock);
-}
-
-static void unlock_both(void)
-{
-	mutex_unlock(&ftrace_lock);
-	mutex_unlock(&trace_types_lock);
-}
-
 #ifdef CONFIG_MODULES
 /**
  * ftrace_module_init - create the records of a module being loaded
@@ -181,7 +168,9 @@ void ftrace_module_enable(struct module *mod)
 	struct ftrace_block *b;
 	struct ftrace_rec *r;
 
-	lock_both();
+	/* Lock order: trace_types_lock (trace arrays), then ftrace_lock. */
+	guard(mutex)(&trace_types_lock);
+	guard(mutex)(&ftrace_lock);
 	for_each_ftrace_block(b)
 		if (b->mod == mod)
 			for (r = b->recs; r < b->recs + b->count; r++)
@@ -192,7 +181,6 @@ void ftrace_module_enable(struct module *mod)
 	for_each_ftrace_block(b)
 		if (b->mod == mod && !ftrace_dead)
 			ftrace_enable_new_records(b);
-	unlock_both();
 }
 
 /**
@@ -204,13 +192,13 @@ void ftrace_release_mod(struct module *mod)
 	unsigned long core = (unsigned long)mod->core_layout.base;
 	unsigned long init = (unsigned long)mod->init_layout.base;
 
-	lock_both();
+	guard(mutex)(&trace_types_lock);
+	guard(mutex)(&ftrace_lock);
 	ftrace_records_remove(mod, 0, ULONG_MAX);
 	ftrace_ops_drop_range(core, core + mod->core_layout.size);
 	if (init)
 		ftrace_ops_drop_range(init, init + mod->init_layout.size);
 	ftrace_init_names_drop(mod);
-	unlock_both();
 }
 #endif /* CONFIG_MODULES */
 
@@ -222,12 +210,15 @@ void ftrace_release_mod(struct module *mod)
  */
 void ftrace_free_mem(struct module *mod, void *start, void *end)
 {
-	lock_both();
-	if (mod)
-		ftrace_init_names_save(mod, (unsigned long)start, (unsigned long)end);
-	ftrace_records_remove(mod, (unsigned long)start, (unsigned long)end);
-	ftrace_ops_drop_range((unsigned long)start, (unsigned long)end);
-	unlock_both();
+	scoped_guard(mutex, &trace_types_lock) {
+		guard(mutex)(&ftrace_lock);
+		if (mod)
+			ftrace_init_names_save(mod, (unsigned long)start,
+					       (unsigned long)end);
+		ftrace_records_remove(mod, (unsigned long)start,
+				      (unsigned long)end);
+		ftrace_ops_drop_range((unsigned long)start, (unsigned long)end);
+	}
 	/* The caller frees the text next; no lookup may still see it. */
 	synchronize_rcu();
 }

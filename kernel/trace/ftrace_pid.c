@@ -99,10 +99,9 @@ static void pid_reset(struct trace_array *tr, bool no)
  */
 void ftrace_clear_pids(struct trace_array *tr)
 {
-	mutex_lock(&ftrace_lock);
+	guard(mutex)(&ftrace_lock);
 	pid_reset(tr, false);
 	pid_reset(tr, true);
-	mutex_unlock(&ftrace_lock);
 }
 
 static void fork_probe(void *data, struct task_struct *self,
@@ -181,9 +180,8 @@ static int pid_open(struct inode *inode, struct file *file)
 	if (ret)
 		return ret;
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		mutex_lock(&ftrace_lock);
-		pid_reset(tr, pid_file_no(file));
-		mutex_unlock(&ftrace_lock);
+		scoped_guard(mutex, &ftrace_lock)
+			pid_reset(tr, pid_file_no(file));
 	}
 	if (file->f_mode & FMODE_READ)
 		ret = single_open(file, pid_list_show, tr);
@@ -203,12 +201,12 @@ static ssize_t pid_write(struct file *file, const char __user *ubuf,
 
 	if (!cnt)
 		return 0;
-	mutex_lock(&ftrace_lock);
+	guard(mutex)(&ftrace_lock);
 	old = rcu_dereference_protected(*pid_slot(tr, no),
 					lockdep_is_held(&ftrace_lock));
 	ret = trace_pid_write(old, &list, ubuf, cnt);
 	if (ret < 0)
-		goto out;
+		return ret;
 	was_set = ftrace_pids_set(tr);
 	rcu_assign_pointer(*pid_slot(tr, no), list);
 	if (!was_set && list)
@@ -221,8 +219,6 @@ static ssize_t pid_write(struct file *file, const char __user *ubuf,
 		trace_pid_list_free(old);
 	}
 	*ppos += ret;
-out:
-	mutex_unlock(&ftrace_lock);
 	return ret;
 }
 
