@@ -57,25 +57,19 @@ int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
 	return 0;
 }
 
-/* Apply a whole buffer of words to @ops' filter or notrace hash. */
-static int set_text(struct ftrace_ops *ops, unsigned char *buf, int len,
-		    bool reset, bool nt)
+/* set_text() under the ops' regex_lock and ftrace_lock; @text is modified. */
+static int set_text_locked(struct ftrace_ops *ops, char *text, bool reset,
+			   bool nt)
 {
 	struct ftrace_hash *hash;
-	char *text, *word, *rest;
+	char *word, *rest;
 	int ret = 0;
 
-	ftrace_ops_init(ops);
-	text = buf ? kstrndup(buf, len, GFP_KERNEL) : NULL;
-	if (buf && !text)
-		return -ENOMEM;
-	mutex_lock(&ops->func_hash->regex_lock);
-	mutex_lock(&ftrace_lock);
+	guard(mutex)(&ops->func_hash->regex_lock);
+	guard(mutex)(&ftrace_lock);
 	hash = ftrace_hash_copy(reset ? NULL : ftrace_ops_hash_locked(ops, nt));
-	if (!hash) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!hash)
+		return -ENOMEM;
 	for (rest = text; rest && !ret; ) {
 		word = strsep(&rest, " \t\n");
 		if (*word)
@@ -85,9 +79,21 @@ static int set_text(struct ftrace_ops *ops, unsigned char *buf, int len,
 	if (!ret)
 		ret = ftrace_ops_set_hash(ops, nt, hash);
 	ftrace_hash_free(hash);
-out:
-	mutex_unlock(&ftrace_lock);
-	mutex_unlock(&ops->func_hash->regex_lock);
+	return ret;
+}
+
+/* Apply a whole buffer of words to @ops' filter or notrace hash. */
+static int set_text(struct ftrace_ops *ops, unsigned char *buf, int len,
+		    bool reset, bool nt)
+{
+	char *text;
+	int ret;
+
+	ftrace_ops_init(ops);
+	text = buf ? kstrndup(buf, len, GFP_KERNEL) : NULL;
+	if (buf && !text)
+		return -ENOMEM;
+	ret = set_text_locked(ops, text, reset, nt);
 	kfree(text);
 	return ret;
 }
@@ -146,14 +152,12 @@ int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
 	int ret = 0;
 
 	ftrace_ops_init(ops);
-	mutex_lock(&ops->func_hash->regex_lock);
-	mutex_lock(&ftrace_lock);
+	guard(mutex)(&ops->func_hash->regex_lock);
+	guard(mutex)(&ftrace_lock);
 	hash = ftrace_hash_copy(reset ? NULL :
 				ftrace_ops_hash_locked(ops, false));
-	if (!hash) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!hash)
+		return -ENOMEM;
 	for (i = 0; i < cnt && !ret; i++) {
 		ip = ftrace_location(ips[i]);
 		if (!ip) {
@@ -171,9 +175,6 @@ int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
 	if (!ret)
 		ret = ftrace_ops_set_hash(ops, false, hash);
 	ftrace_hash_free(hash);
-out:
-	mutex_unlock(&ftrace_lock);
-	mutex_unlock(&ops->func_hash->regex_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ftrace_set_filter_ips);
@@ -239,12 +240,12 @@ void ftrace_free_filter(struct ftrace_ops *ops)
 	ftrace_ops_init(ops);
 	if (WARN_ON(ops->flags & FTRACE_OPS_FL_ENABLED))
 		return;
-	mutex_lock(&ftrace_lock);
-	f = rcu_dereference_protected(ops->func_hash->filter_hash, true);
-	n = rcu_dereference_protected(ops->func_hash->notrace_hash, true);
-	RCU_INIT_POINTER(ops->func_hash->filter_hash, &ftrace_empty_hash);
-	RCU_INIT_POINTER(ops->func_hash->notrace_hash, &ftrace_empty_hash);
-	mutex_unlock(&ftrace_lock);
+	scoped_guard(mutex, &ftrace_lock) {
+		f = rcu_dereference_protected(ops->func_hash->filter_hash, true);
+		n = rcu_dereference_protected(ops->func_hash->notrace_hash, true);
+		RCU_INIT_POINTER(ops->func_hash->filter_hash, &ftrace_empty_hash);
+		RCU_INIT_POINTER(ops->func_hash->notrace_hash, &ftrace_empty_hash);
+	}
 	ftrace_hash_free(f);
 	ftrace_hash_free(n);
 }
@@ -312,12 +313,13 @@ static void __init set_graph_early(char *buf, struct ftrace_hash __rcu **slot)
 
 	if (!hash)
 		return;
-	mutex_lock(&ftrace_lock);
-	while ((word = strsep(&buf, ",")) != NULL)
-		if (*word)
-			ftrace_match_to_hash(hash, word, NULL, false);
-	rcu_assign_pointer(*slot, ftrace_hash_resized(hash) ?: &ftrace_empty_hash);
-	mutex_unlock(&ftrace_lock);
+	scoped_guard(mutex, &ftrace_lock) {
+		while ((word = strsep(&buf, ",")) != NULL)
+			if (*word)
+				ftrace_match_to_hash(hash, word, NULL, false);
+		rcu_assign_pointer(*slot,
+				   ftrace_hash_resized(hash) ?: &ftrace_empty_hash);
+	}
 	ftrace_hash_free(hash);
 }
 
