@@ -162,6 +162,7 @@ static void *fs_start(struct seq_file *m, loff_t *pos)
 {
 	struct fs_iter *it = m->private;
 
+	/* Held until fs_stop(): seq_file's ->start and ->stop, so no guard. */
 	mutex_lock(&ftrace_lock);
 	/* The blocks may have changed since the last read(2). */
 	it->b = NULL;
@@ -180,6 +181,7 @@ static void *fs_next(struct seq_file *m, void *v, loff_t *pos)
 
 static void fs_stop(struct seq_file *m, void *v)
 {
+	/* Taken in fs_start(). */
 	mutex_unlock(&ftrace_lock);
 }
 
@@ -309,13 +311,44 @@ static bool has_mods(struct fs_iter *it)
 	return (it->kind == FS_FILTER || it->kind == FS_NOTRACE) && it->tr;
 }
 
+/* fs_open()'s copies of the hash @slot holds (and of the ":mod:" words). */
+static int fs_copy(struct fs_iter *it, struct file *file,
+		   struct ftrace_hash __rcu **slot)
+{
+	struct ftrace_hash *cur;
+
+	guard(mutex)(&ftrace_lock);
+	cur = slot ? rcu_dereference_protected(*slot,
+					       lockdep_is_held(&ftrace_lock)) : NULL;
+	if (slot && (file->f_mode & FMODE_READ)) {
+		it->shown = ftrace_hash_copy(cur);
+		if (!it->shown)
+			return -ENOMEM;
+	}
+	if (slot && (file->f_mode & FMODE_WRITE)) {
+		if (trace_parser_get_init(&it->parser, FTRACE_WORD_MAX))
+			return -ENOMEM;
+		/*
+		 * With O_TRUNC the copy starts empty: the shared empty hash
+		 * until a word needs a table (edit_hash()), so that clearing
+		 * a filter allocates nothing.
+		 */
+		it->hash = (file->f_flags & O_TRUNC) ? &ftrace_empty_hash :
+						       ftrace_hash_copy(cur);
+		if (!it->hash)
+			return -ENOMEM;
+		if (has_mods(it) && !(file->f_flags & O_TRUNC) &&
+		    ftrace_mods_copy(&it->mods, it->tr, it->kind == FS_FILTER))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
 		   struct ftrace_ops *ops, struct trace_array *tr)
 {
-	struct ftrace_hash __rcu **slot;
-	struct ftrace_hash *cur;
 	struct fs_iter *it;
-	int ret = -ENOMEM;
+	int ret;
 
 	/* As in 6.1: once ftrace is dead its files cannot be opened. */
 	if (ftrace_dead)
@@ -332,32 +365,11 @@ static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
 		it->tr = global_ops.private;
 	if (ops)
 		ftrace_ops_init(ops);
-	slot = target_slot(it);
-	mutex_lock(&ftrace_lock);
-	cur = slot ? rcu_dereference_protected(*slot,
-					       lockdep_is_held(&ftrace_lock)) : NULL;
-	if (slot && (file->f_mode & FMODE_READ)) {
-		it->shown = ftrace_hash_copy(cur);
-		if (!it->shown)
-			goto fail;
+	ret = fs_copy(it, file, target_slot(it));
+	if (ret) {
+		fs_iter_free(it);
+		return ret;
 	}
-	if (slot && (file->f_mode & FMODE_WRITE)) {
-		if (trace_parser_get_init(&it->parser, FTRACE_WORD_MAX))
-			goto fail;
-		/*
-		 * With O_TRUNC the copy starts empty: the shared empty hash
-		 * until a word needs a table (edit_hash()), so that clearing
-		 * a filter allocates nothing.
-		 */
-		it->hash = (file->f_flags & O_TRUNC) ? &ftrace_empty_hash :
-						       ftrace_hash_copy(cur);
-		if (!it->hash)
-			goto fail;
-		if (has_mods(it) && !(file->f_flags & O_TRUNC) &&
-		    ftrace_mods_copy(&it->mods, it->tr, kind == FS_FILTER))
-			goto fail;
-	}
-	mutex_unlock(&ftrace_lock);
 	if (!(file->f_mode & FMODE_READ)) {
 		file->private_data = it;
 		return 0;
@@ -367,10 +379,6 @@ static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
 		((struct seq_file *)file->private_data)->private = it;
 		return 0;
 	}
-	fs_iter_free(it);
-	return ret;
-fail:
-	mutex_unlock(&ftrace_lock);
 	fs_iter_free(it);
 	return ret;
 }
@@ -572,9 +580,8 @@ int ftrace_regex_release(struct inode *inode, struct file *file)
 	if (it->hash)
 		apply_word(it);		/* a last word without a newline */
 	if (it->hash && (it->ok || !it->failed)) {
-		mutex_lock(&ftrace_lock);
-		publish(it);
-		mutex_unlock(&ftrace_lock);
+		scoped_guard(mutex, &ftrace_lock)
+			publish(it);
 	}
 	if (file->f_mode & FMODE_READ)
 		seq_release(inode, file);
@@ -682,15 +689,15 @@ void ftrace_destroy_filter_files(struct ftrace_ops *ops)
 {
 	struct trace_array *tr = ops->private;
 
-	mutex_lock(&ftrace_lock);
-	if (ops->flags & FTRACE_OPS_FL_ENABLED)
-		ftrace_shutdown(ops, 0);
-	ops->flags |= FTRACE_OPS_FL_DELETED;
-	if (tr && tr->ops == ops) {
-		ftrace_mods_free(&tr->mod_trace);
-		ftrace_mods_free(&tr->mod_notrace);
+	scoped_guard(mutex, &ftrace_lock) {
+		if (ops->flags & FTRACE_OPS_FL_ENABLED)
+			ftrace_shutdown(ops, 0);
+		ops->flags |= FTRACE_OPS_FL_DELETED;
+		if (tr && tr->ops == ops) {
+			ftrace_mods_free(&tr->mod_trace);
+			ftrace_mods_free(&tr->mod_notrace);
+		}
 	}
-	mutex_unlock(&ftrace_lock);
 	ftrace_free_filter(ops);
 }
 
