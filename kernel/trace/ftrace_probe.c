@@ -310,43 +310,44 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 
 	if (WARN_ON(!tr) || !glob)
 		return -EINVAL;
-	mutex_lock(&ftrace_lock);
-	ret = -ENODEV;
-	if (ftrace_dead)
-		goto out;
-	p = probe_find(tr, probe_ops, true);
-	add = ftrace_hash_copy(NULL);
-	ret = -ENOMEM;
-	if (!p || !add)
-		goto out;
-	ret = ftrace_match_to_hash(add, glob, NULL, false);
-	if (ret >= 0)
-		probe_keep_new(p, add);
-	if (ret >= 0 && !add->count)
-		ret = -EINVAL;
-	if (ret < 0)
-		goto out;
-	/* Every allocation before the first init(). */
-	ret = -ENOMEM;
-	merged = ftrace_hash_copy(probe_hash(p));
-	fallback = ftrace_hash_copy(p->orphans);
-	if (!merged || !fallback || !hash_add_all(merged, add) ||
-	    !hash_add_all(fallback, add))
-		goto out;
-	probe_revive(p, add);
-	ret = probe_init_each(p, add, data);
-	if (ret < 0)
-		goto out;
-	if (probe_apply(p, merged)) {
-		pr_warn("ftrace: probe %ps not enabled: the code could not be updated\n",
-			probe_ops->func);
-		swap(p->orphans, fallback);
-	}
-	ret = add->count;
+	/* The hashes are freed after ftrace_lock is dropped. */
+	scoped_guard(mutex, &ftrace_lock) {
+		ret = -ENODEV;
+		if (ftrace_dead)
+			goto out;
+		p = probe_find(tr, probe_ops, true);
+		add = ftrace_hash_copy(NULL);
+		ret = -ENOMEM;
+		if (!p || !add)
+			goto out;
+		ret = ftrace_match_to_hash(add, glob, NULL, false);
+		if (ret >= 0)
+			probe_keep_new(p, add);
+		if (ret >= 0 && !add->count)
+			ret = -EINVAL;
+		if (ret < 0)
+			goto out;
+		/* Every allocation before the first init(). */
+		ret = -ENOMEM;
+		merged = ftrace_hash_copy(probe_hash(p));
+		fallback = ftrace_hash_copy(p->orphans);
+		if (!merged || !fallback || !hash_add_all(merged, add) ||
+		    !hash_add_all(fallback, add))
+			goto out;
+		probe_revive(p, add);
+		ret = probe_init_each(p, add, data);
+		if (ret < 0)
+			goto out;
+		if (probe_apply(p, merged)) {
+			pr_warn("ftrace: probe %ps not enabled: the code could not be updated\n",
+				probe_ops->func);
+			swap(p->orphans, fallback);
+		}
+		ret = add->count;
 out:
-	if (p && !probe_used(p))
-		probe_release(p);
-	mutex_unlock(&ftrace_lock);
+		if (p && !probe_used(p))
+			probe_release(p);
+	}
 	ftrace_hash_free(add);
 	ftrace_hash_free(merged);
 	ftrace_hash_free(fallback);
@@ -421,6 +422,39 @@ static int probe_take_matching(struct ftrace_hash *from,
 	return 0;
 }
 
+/*
+ * Take the functions @g selects out of @p, under ftrace_lock.  @left is a
+ * copy of @p's live set and @gone an empty hash, both the caller's.
+ */
+static int probe_remove(struct probe_set *p, const struct ftrace_glob *g,
+			struct ftrace_hash *left, struct ftrace_hash *gone)
+{
+	unsigned int orphans;
+	int ret;
+
+	/* Orphans are not called: they can go at once. */
+	ret = probe_take_matching(p->orphans, g, gone);
+	if (ret)
+		return ret;
+	orphans = gone->count;
+	probe_free_each(p, gone);
+	ftrace_hash_clear(gone);
+	ret = probe_take_matching(left, g, gone);
+	if (ret)
+		return ret;
+	if (!gone->count)
+		ret = orphans ? 0 : -EINVAL;
+	else if (left->count)
+		ret = probe_shrink(p, left);
+	else
+		ret = probe_stop(p);
+	if (!ret)
+		probe_free_each(p, gone);
+	if (!probe_used(p))
+		probe_release(p);
+	return ret;
+}
+
 /**
  * unregister_ftrace_function_probe_func - stop @probe_ops on some functions
  * @glob: which probed functions (by name or glob); NULL or "*" for all
@@ -437,44 +471,22 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 {
 	struct ftrace_glob g = { .type = MATCH_MIDDLE_ONLY, .search = "" };
 	struct ftrace_hash *left = NULL, *gone = NULL;
-	unsigned int orphans;
 	struct probe_set *p;
 	int ret = -EINVAL;
 	bool neg;
 
 	if (glob && *glob && strcmp(glob, "*"))
 		ftrace_glob_parse(glob, strlen(glob), &g, &neg);
-	mutex_lock(&ftrace_lock);
-	p = probe_find(tr, probe_ops, false);
-	if (!p)
-		goto out;
-	left = ftrace_hash_copy(probe_hash(p));
-	gone = ftrace_hash_copy(NULL);
-	ret = -ENOMEM;
-	if (!left || !gone)
-		goto out;
-	/* Orphans are not called: they can go at once. */
-	ret = probe_take_matching(p->orphans, &g, gone);
-	if (ret)
-		goto out;
-	orphans = gone->count;
-	probe_free_each(p, gone);
-	ftrace_hash_clear(gone);
-	ret = probe_take_matching(left, &g, gone);
-	if (ret)
-		goto out;
-	if (!gone->count)
-		ret = orphans ? 0 : -EINVAL;
-	else if (left->count)
-		ret = probe_shrink(p, left);
-	else
-		ret = probe_stop(p);
-	if (!ret)
-		probe_free_each(p, gone);
-	if (!probe_used(p))
-		probe_release(p);
-out:
-	mutex_unlock(&ftrace_lock);
+	/* The hashes are freed after ftrace_lock is dropped. */
+	scoped_guard(mutex, &ftrace_lock) {
+		p = probe_find(tr, probe_ops, false);
+		if (p) {
+			left = ftrace_hash_copy(probe_hash(p));
+			gone = ftrace_hash_copy(NULL);
+			ret = left && gone ? probe_remove(p, &g, left, gone) :
+					     -ENOMEM;
+		}
+	}
 	ftrace_hash_free(left);
 	ftrace_hash_free(gone);
 	return ret;
@@ -492,7 +504,7 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 	struct ftrace_ops **ops;
 	unsigned int nr = 0;
 
-	mutex_lock(&ftrace_lock);
+	guard(mutex)(&ftrace_lock);
 	list_for_each_entry(p, &tr->func_probes, node)
 		nr++;
 	ops = nr ? kcalloc(nr, sizeof(*ops), GFP_KERNEL) : NULL;
@@ -511,7 +523,6 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 		probe_free_each(p, p->orphans);
 		probe_release(p);
 	}
-	mutex_unlock(&ftrace_lock);
 }
 
 static void probe_show_one(struct seq_file *m, struct probe_set *p,
