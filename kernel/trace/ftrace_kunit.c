@@ -209,18 +209,19 @@ static void walk_names_as_ps(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, walked);
 	KUNIT_ASSERT_NOT_NULL(test, printed);
-	mutex_lock(&ftrace_lock);
-	for_each_ftrace_block(b) {
-		for (i = 0; i < b->count && !b->mod && bad < 4; i++) {
-			ip = ftrace_rec_ip(b, &b->recs[i]);
-			bad += !walk_named(test, &w, ip, walked, printed);
-			if (prev && !(++n % 1000))
-				bad += !walk_named(test, &w, prev, walked,
+	scoped_guard(mutex, &ftrace_lock) {
+		for_each_ftrace_block(b) {
+			for (i = 0; i < b->count && !b->mod && bad < 4; i++) {
+				ip = ftrace_rec_ip(b, &b->recs[i]);
+				bad += !walk_named(test, &w, ip, walked,
 						   printed);
-			prev = ip;
+				if (prev && !(++n % 1000))
+					bad += !walk_named(test, &w, prev,
+							   walked, printed);
+				prev = ip;
+			}
 		}
 	}
-	mutex_unlock(&ftrace_lock);
 	KUNIT_EXPECT_GT(test, n, 100U);
 	KUNIT_EXPECT_EQ(test, bad, 0U);
 }
@@ -250,7 +251,7 @@ static void prefilter_never_rejects_a_match(struct kunit *test)
 	memset(longword, 'a', 65);
 	longword[0] = '*';
 	longword[64] = '*';
-	mutex_lock(&ftrace_lock);
+	guard(mutex)(&ftrace_lock);
 	for (i = 0; i < ARRAY_SIZE(words); i++) {
 		KUNIT_EXPECT_EQ_MSG(test, ftrace_prefilter_misses(words[i], &matches),
 				    0, "word %s", words[i]);
@@ -260,7 +261,6 @@ static void prefilter_never_rejects_a_match(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_prefilter_misses("a?c*", &matches), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ftrace_prefilter_misses("vfs_read", &matches), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ftrace_prefilter_misses(longword, &matches), -EINVAL);
-	mutex_unlock(&ftrace_lock);
 }
 
 /* Records. */
@@ -553,6 +553,7 @@ static int plan_init(struct kunit *test)
 	f->ctx.ops = &f->list;
 	f->ctx.enabled = true;
 	/* The slot table of trampolines is the core's: one user at a time. */
+	/* Held until plan_exit(): KUnit's ->init and ->exit, so no guard. */
 	mutex_lock(&ftrace_lock);
 	test->priv = f;
 	return 0;
@@ -564,6 +565,7 @@ static void plan_exit(struct kunit *test)
 
 	/* Forget the fake trampolines' slots. */
 	ftrace_slots_gc();
+	/* Taken in plan_init(). */
 	mutex_unlock(&ftrace_lock);
 	ftrace_hash_free(rcu_dereference_raw(f->a.local_hash.filter_hash));
 	ftrace_hash_free(rcu_dereference_raw(f->r.local_hash.filter_hash));

@@ -503,6 +503,21 @@ void __init ftrace_profile_tracefs(struct dentry *d_tracer)
 #include <kunit/test.h>
 
 /*
+ * Under prof_lock: CPU 0's first table, with one entry used, or NULL if
+ * the profiler has been used (the test is skipped once the lock is
+ * dropped).
+ */
+static struct prof_buf *first_table(struct kunit *test, struct prof_table *t)
+{
+	if (prof_enabled || t->buf)
+		return NULL;
+	KUNIT_ASSERT_EQ(test, prof_tables_reset_to(64), 0);
+	t->buf->e[5].ip = 0x1234;
+	t->buf->e[5].counter = 3;
+	return t->buf;
+}
+
+/*
  * An open trace_stat file holds pointers to entries; turning the profiler
  * on again with more records replaces the arrays.  The old array must
  * stay until trace_stat gives the pointers back (review finding 7: it was
@@ -515,39 +530,32 @@ static void pins_outlive_a_larger_table(struct kunit *test)
 	struct prof_buf *old;
 	int cpu;
 
-	mutex_lock(&prof_lock);
-	if (prof_enabled || t->buf) {
-		mutex_unlock(&prof_lock);
+	scoped_guard(mutex, &prof_lock)
+		old = first_table(test, t);
+	if (!old)
 		kunit_skip(test, "the profiler has been used");
-	}
-	KUNIT_ASSERT_EQ(test, prof_tables_reset_to(64), 0);
-	old = t->buf;
-	old->e[5].ip = 0x1234;
-	old->e[5].counter = 3;
-	mutex_unlock(&prof_lock);
 
 	got = stat_start(&t->stat);		/* as trace_stat's open */
 	KUNIT_ASSERT_PTR_EQ(test, got, &old->e[5]);
 	KUNIT_EXPECT_NULL(test, stat_next(got, 1));
 
-	mutex_lock(&prof_lock);
-	KUNIT_EXPECT_EQ(test, prof_tables_reset_to(128), 0);
-	KUNIT_EXPECT_PTR_NE(test, t->buf, old);
-	KUNIT_EXPECT_FALSE(test, list_empty(&prof_retired));
-	mutex_unlock(&prof_lock);
+	scoped_guard(mutex, &prof_lock) {
+		KUNIT_EXPECT_EQ(test, prof_tables_reset_to(128), 0);
+		KUNIT_EXPECT_PTR_NE(test, t->buf, old);
+		KUNIT_EXPECT_FALSE(test, list_empty(&prof_retired));
+	}
 	/* The reader still sees what it pinned. */
 	KUNIT_EXPECT_EQ(test, got->ip, 0x1234UL);
 	KUNIT_EXPECT_EQ(test, got->counter, 3UL);
 
 	stat_release(got);			/* as trace_stat's release */
-	mutex_lock(&prof_lock);
+	guard(mutex)(&prof_lock);
 	KUNIT_EXPECT_TRUE(test, list_empty(&prof_retired));
 	for_each_possible_cpu(cpu) {
 		t = per_cpu_ptr(&prof_tables, cpu);
 		vfree(t->buf);
 		t->buf = NULL;
 	}
-	mutex_unlock(&prof_lock);
 }
 
 static struct kunit_case prof_cases[] = {
