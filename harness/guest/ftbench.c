@@ -171,6 +171,30 @@ static double last_update_ns(void)
 	return v;
 }
 
+/*
+ * What the core reports the last ops registration or unregistration took,
+ * all of it ("last register/unregister: N (ns)"), or -1 where it does not.
+ */
+static double last_register_ns(void)
+{
+	char *s = slurp(T "dyn_ftrace_total_info", NULL, NULL);
+	char *at = strstr(s, "last register/unregister:");
+	unsigned long long ns;
+	double v = -1;
+
+	if (at && sscanf(at, "last register/unregister: %llu", &ns) == 1)
+		v = ns;
+	free(s);
+	return v;
+}
+
+/* Store @v in @to[@i]; clear *@have for good when @v is -1. */
+static void keep(uint64_t *to, int i, double v, int *have)
+{
+	*have &= v >= 0;
+	to[i] = *have ? (uint64_t)v : 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -276,8 +300,8 @@ int main(int argc, char **argv)
 	char *aff, *names, one[128];
 	uint64_t on[MAX_SWITCHES], off[MAX_SWITCHES];
 	uint64_t won[MAX_SWITCHES], woff[MAX_SWITCHES];
-	double w;
-	int have_w;
+	uint64_t con[MAX_SWITCHES], coff[MAX_SWITCHES];
+	int have_w, have_c;
 	const char *other;
 	int i;
 
@@ -303,21 +327,24 @@ int main(int argc, char **argv)
 	 * Each figure is the median of several function/nop cycles.
 	 */
 	/* ... and of how much of it the core spent writing call sites. */
-	for (i = 0, have_w = 1; i < switches; i++) {
+	/* ... and all the core's part of it (the ops' registration). */
+	for (i = 0, have_w = have_c = 1; i < switches; i++) {
 		on[i] = puts_file(T "current_tracer", "function");
-		w = last_update_ns();
-		have_w &= w >= 0;
-		won[i] = have_w ? (uint64_t)w : 0;
+		keep(won, i, last_update_ns(), &have_w);
+		keep(con, i, last_register_ns(), &have_c);
 		off[i] = puts_file(T "current_tracer", "nop");
-		w = last_update_ns();
-		have_w &= w >= 0;
-		woff[i] = have_w ? (uint64_t)w : 0;
+		keep(woff, i, last_update_ns(), &have_w);
+		keep(coff, i, last_register_ns(), &have_c);
 	}
 	metric("enable_function_all", median(on, switches), "ns");
 	metric("disable_function_all", median(off, switches), "ns");
 	if (have_w) {
 		metric("enable_function_all_writes", median(won, switches), "ns");
 		metric("disable_function_all_writes", median(woff, switches), "ns");
+	}
+	if (have_c) {
+		metric("enable_function_all_core", median(con, switches), "ns");
+		metric("disable_function_all_core", median(coff, switches), "ns");
 	}
 
 	/*
@@ -327,12 +354,18 @@ int main(int argc, char **argv)
 	 */
 	snprintf(one, sizeof(one), "%s\n", other);
 	puts_file(T "set_ftrace_filter", one);
-	for (i = 0; i < switches; i++) {
+	for (i = 0, have_c = 1; i < switches; i++) {
 		on[i] = puts_file(T "current_tracer", "function");
+		keep(con, i, last_register_ns(), &have_c);
 		off[i] = puts_file(T "current_tracer", "nop");
+		keep(coff, i, last_register_ns(), &have_c);
 	}
 	metric("enable_function_one", median(on, switches), "ns");
 	metric("disable_function_one", median(off, switches), "ns");
+	if (have_c) {
+		metric("enable_function_one_core", median(con, switches), "ns");
+		metric("disable_function_one_core", median(coff, switches), "ns");
+	}
 	put(T "set_ftrace_filter", "", 0, 1);
 
 	puts_file(T "current_tracer", "function");

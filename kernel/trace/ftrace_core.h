@@ -59,6 +59,8 @@ struct ftrace_ops_hash;
 #ifndef CONFIG_DYNAMIC_FTRACE
 /* No code to patch: the one command ftrace_ops.c passes means nothing. */
 #define FTRACE_UPDATE_CALLS	0
+/* No dyn_ftrace_total_info to report it in. */
+static inline void ftrace_note_register_time(u64 ns) { }
 #endif
 
 extern struct ftrace_ops *function_trace_op;
@@ -239,6 +241,7 @@ extern u64 ftrace_total_mod_time;
 void ftrace_enable_new_records(struct ftrace_block *b);
 void ftrace_convert_block(struct ftrace_block *b);
 unsigned long ftrace_site_target(unsigned long ip);
+void ftrace_note_register_time(u64 ns);
 int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 			struct ftrace_hash *hash);
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS

@@ -19,6 +19,7 @@
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 #include <asm/sections.h>
 #include <linux/sysctl.h>
 #include <linux/workqueue.h>
@@ -508,12 +509,19 @@ static bool ipmodify_shares(struct ftrace_ops *ops)
  */
 int register_ftrace_function(struct ftrace_ops *ops)
 {
+	u64 t = local_clock();
+	int ret;
+
 	ftrace_ops_init(ops);
 	/* Direct ops on its functions are told first (see below). */
-	if (ipmodify_shares(ops))
-		return register_ipmodify(ops);
-	guard(mutex)(&ftrace_lock);
-	return ftrace_startup(ops, 0);
+	if (ipmodify_shares(ops)) {
+		ret = register_ipmodify(ops);
+	} else {
+		scoped_guard(mutex, &ftrace_lock)
+			ret = ftrace_startup(ops, 0);
+	}
+	ftrace_note_register_time(local_clock() - t);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(register_ftrace_function);
 
@@ -533,6 +541,7 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
 	bool was = ops->flags & FTRACE_OPS_FL_ENABLED;
+	u64 t = local_clock();
 	int ret;
 
 	scoped_guard(mutex, &ftrace_lock)
@@ -540,6 +549,7 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 	/* Even a failed update took it off the list. */
 	if (was && ipmodify_shares(ops))
 		ipmodify_gone(ops);
+	ftrace_note_register_time(local_clock() - t);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_function);

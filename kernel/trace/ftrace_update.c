@@ -710,12 +710,25 @@ int ftrace_batcher_init_sample(struct ftrace_batcher *bt,
 /* The batcher of the update engine, under ftrace_lock. */
 static struct ftrace_batcher batcher;
 
-/* The last update that wrote call sites, for dyn_ftrace_total_info. */
+/*
+ * For dyn_ftrace_total_info: the last update that wrote call sites, and
+ * the last registration or unregistration, all of it (ftrace_register.c).
+ */
 static struct {
 	unsigned int sites;
 	unsigned int batches;
 	u64 ns;
+	u64 register_ns;
 } last_update;
+
+/**
+ * ftrace_note_register_time - remember what the last (un)registration took
+ * @ns: its time, from entry to return, waits included
+ */
+void ftrace_note_register_time(u64 ns)
+{
+	WRITE_ONCE(last_update.register_ns, ns);
+}
 
 /* Write every site whose state differs from the plan, batch by batch. */
 static int patch_all_sites(void)
@@ -749,7 +762,8 @@ static int patch_all_sites(void)
  *
  * The time the boot's and the modules' fresh sites took to become NOPs
  * (as newer kernels print it), then what the last update that wrote call
- * sites wrote and how long it took.
+ * sites wrote and how long it took, and how long the last registration or
+ * unregistration of an ops took in all.
  *
  * Return: the number of characters written.
  */
@@ -763,9 +777,10 @@ int ftrace_dyn_info_show(char *buf, int size)
 		      ftrace_update_time, ftrace_total_mod_time);
 	guard(mutex)(&ftrace_lock);
 	return n + scnprintf(buf + n, size - n,
-			     "last update: %u sites patched in %u batches, %llu (ns)\n",
+			     "last update: %u sites patched in %u batches, %llu (ns)\n"
+			     "last register/unregister: %llu (ns)\n",
 			     last_update.sites, last_update.batches,
-			     last_update.ns);
+			     last_update.ns, last_update.register_ns);
 }
 
 static void sync_ipi(void *unused)
