@@ -108,7 +108,7 @@ class Source:
 
     def blob(self, path):
         """(mode, sha) of @path, its text written to the kernel history."""
-        if path not in self.blobs or not self.rev:
+        if path not in self.blobs:
             src = os.path.join(TOP, path)
             mode = '100755' if os.access(src, os.X_OK) else '100644'
             self.blobs[path] = (mode, kgit('hash-object', '-w', src).strip())
