@@ -105,6 +105,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1688,10 +1689,57 @@ static void setup_files(void)
 	}
 }
 
+/*
+ * -P FILE WORD...: two processes pwrite(2) whole words ("WORD\n", each a
+ * function name) to one open FILE at once, COUNT writes each (the first
+ * the even words, the second the odd ones, from the first again after
+ * the last), then close it.  pwrite(2) does not take the file position lock that serialises
+ * write(2) on a shared file, so the two writes meet in the kernel's write
+ * handler; 6.1 serialises them there (parser_lock), and every write of a
+ * valid name must succeed.  Prints how many failed; exit 1 if any did.
+ */
+static int shared_fd_race(const char *file, char **words, int nwords)
+{
+	char path[300], buf[512];
+	long failed = 0, i;
+	int fd, p, st;
+	pid_t pid[2];
+
+	snprintf(path, sizeof(path), "%s%s", file[0] == '/' ? "" : T, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die("open %s", path);
+	for (p = 0; p < 2; p++) {
+		pid[p] = fork();
+		if (pid[p] < 0)
+			die("fork");
+		if (pid[p])
+			continue;
+		for (i = 0; i < count; i++) {
+			int len = snprintf(buf, sizeof(buf), "%s\n",
+					   words[(2 * i + p) % nwords]);
+
+			if (pwrite(fd, buf, len, 0) != len)
+				failed++;
+		}
+		_exit(failed > 255 ? 255 : failed);
+	}
+	for (p = 0; p < 2; p++) {
+		if (waitpid(pid[p], &st, 0) != pid[p] || !WIFEXITED(st))
+			die("waitpid");
+		failed += WEXITSTATUS(st);
+	}
+	if (close(fd))
+		printf("tfuzz: shared-fd: close: %s\n", strerror(errno));
+	printf("tfuzz: shared-fd: %ld of %ld writes failed\n", failed, 2 * count);
+	return failed ? 1 : 0;
+}
+
 static void usage(void)
 {
 	printf("usage: tfuzz [-n COUNT] [-s SEED] [-c CASE] [-f FILE]... [-i INSTANCE]\n"
-	       "             [-m ours|upstream] [-S] [-v]\n");
+	       "             [-m ours|upstream] [-S] [-v]\n"
+	       "       tfuzz [-n COUNT] -P FILE WORD...\n");
 	exit(2);
 }
 
@@ -1699,10 +1747,11 @@ int main(int argc, char **argv)
 {
 	double t0, el;
 	int opt, i, s, rc;
+	const char *race = NULL;
 	long c, step;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "n:s:c:f:i:m:Sv")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:c:f:i:m:P:Sv")) != -1) {
 		switch (opt) {
 		case 'n': count = strtol(optarg, NULL, 0); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
@@ -1723,8 +1772,14 @@ int main(int argc, char **argv)
 			break;
 		case 'S': strict = 1; break;
 		case 'v': verbose = 1; break;
+		case 'P': race = optarg; break;
 		default: usage();
 		}
+	}
+	if (race) {
+		if (optind == argc || count < 1)
+			usage();
+		return shared_fd_race(race, argv + optind, argc - optind);
 	}
 	if (optind != argc || count < 0)
 		usage();
