@@ -482,6 +482,7 @@ struct plan_fixture {
 	struct ftrace_ops a, r;
 	struct ftrace_ops __rcu *list;
 	struct ftrace_plan_ctx ctx;	/* plans against @list, enabled */
+	bool locked;			/* plan_init() took ftrace_lock */
 };
 
 static void cb(unsigned long ip, unsigned long pip, struct ftrace_ops *op,
@@ -520,6 +521,8 @@ static int plan_init(struct kunit *test)
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
+	/* KUnit calls ->exit after a failed ->init too: plan_exit() frees it. */
+	test->priv = f;
 	memset(fake_text, 0, sizeof(fake_text));
 	fake_writes = 0;
 	fake_unsorted = false;
@@ -530,8 +533,10 @@ static int plan_init(struct kunit *test)
 	for (i = 0; i < NSITES; i++)
 		tab[i] = site_ip(i);
 	f->b = ftrace_blocks_build(NULL, tab, tab + NSITES);
-	if (IS_ERR_OR_NULL(f->b))
+	if (IS_ERR_OR_NULL(f->b)) {
+		f->b = NULL;
 		return -ENOMEM;
+	}
 	f->a.func = cb;
 	f->r.func = cb;
 	f->r.flags = FTRACE_OPS_FL_SAVE_REGS;
@@ -555,7 +560,7 @@ static int plan_init(struct kunit *test)
 	/* The slot table of trampolines is the core's: one user at a time. */
 	/* Held until plan_exit(): KUnit's ->init and ->exit, so no guard. */
 	mutex_lock(&ftrace_lock);
-	test->priv = f;
+	f->locked = true;
 	return 0;
 }
 
@@ -563,10 +568,15 @@ static void plan_exit(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
 
-	/* Forget the fake trampolines' slots. */
-	ftrace_slots_gc();
-	/* Taken in plan_init(). */
-	mutex_unlock(&ftrace_lock);
+	/* ->exit runs after a failed ->init too. */
+	if (!f)
+		return;
+	if (f->locked) {
+		/* Forget the fake trampolines' slots. */
+		ftrace_slots_gc();
+		/* Taken in plan_init(). */
+		mutex_unlock(&ftrace_lock);
+	}
 	ftrace_hash_free(rcu_dereference_raw(f->a.local_hash.filter_hash));
 	ftrace_hash_free(rcu_dereference_raw(f->r.local_hash.filter_hash));
 	ftrace_blocks_free(f->b);

@@ -503,15 +503,20 @@ void __init ftrace_profile_tracefs(struct dentry *d_tracer)
 #include <kunit/test.h>
 
 /*
- * Under prof_lock: CPU 0's first table, with one entry used, or NULL if
- * the profiler has been used (the test is skipped once the lock is
- * dropped).
+ * Under prof_lock: CPU 0's first table, with one entry used, NULL if the
+ * profiler has been used (the test is skipped), or an error pointer.  No
+ * KUNIT_ASSERT here: a failed one ends the test's thread, and it would
+ * still hold prof_lock.
  */
-static struct prof_buf *first_table(struct kunit *test, struct prof_table *t)
+static struct prof_buf *first_table(struct prof_table *t)
 {
+	int ret;
+
 	if (prof_enabled || t->buf)
 		return NULL;
-	KUNIT_ASSERT_EQ(test, prof_tables_reset_to(64), 0);
+	ret = prof_tables_reset_to(64);
+	if (ret)
+		return ERR_PTR(ret);
 	t->buf->e[5].ip = 0x1234;
 	t->buf->e[5].counter = 3;
 	return t->buf;
@@ -531,9 +536,10 @@ static void pins_outlive_a_larger_table(struct kunit *test)
 	int cpu;
 
 	scoped_guard(mutex, &prof_lock)
-		old = first_table(test, t);
+		old = first_table(t);
 	if (!old)
 		kunit_skip(test, "the profiler has been used");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(old));
 
 	got = stat_start(&t->stat);		/* as trace_stat's open */
 	KUNIT_ASSERT_PTR_EQ(test, got, &old->e[5]);
