@@ -3,8 +3,9 @@
 # the first failure; the last line is "N passed, N failed, N skipped".
 #
 #   1. host tests (harness/tests, scripts/ tests when present), the
-#      names of 6.1's ftrace.c that the tree uses (harness/symbols.py) and
-#      the spin models of the patch protocols (harness/model.sh)
+#      names of 6.1's ftrace.c that the tree uses (harness/symbols.py),
+#      the spin models of the patch protocols (harness/model.sh) and the
+#      patch series without its builds (harness/series-check.sh, QUICK=1)
 #   2. per arch in ARCHES: build FLAVOR (default ours), run sparse on the
 #      core's files (harness/lint.sh), boot it with KUnit on,
 #      run ftracetest (the CI subset of ftt-subset.ARCH, or all with "full";
@@ -118,6 +119,11 @@ host_suite model "$top/harness/model.sh"
 for t in "$top"/scripts/tests/run.sh; do
 	[ -x "$t" ] && host_suite recordmcount "$t"
 done
+# The patch series (series/): every file placed, the last patch's tree the
+# one built here, checkpatch --strict on every patch, maintainers and boot
+# parameters (make series-check also applies it with git am and builds
+# every step).
+host_suite series env QUICK=1 "$top/harness/series-check.sh"
 
 for arch in $arches; do
 	name="$arch-$flavor"

@@ -2,7 +2,7 @@
 /* Functions of every kind recordmcount must (or must not) record. */
 int counter;
 
-static int noinline helper(int x)
+static noinline int helper(int x)
 {
 	return x + counter;
 }

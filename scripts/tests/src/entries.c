@@ -8,7 +8,7 @@
 
 int counter;
 
-static int noinline helper(int x)
+static noinline int helper(int x)
 {
 	return x + counter;
 }

@@ -16,51 +16,50 @@
 /* A COMDAT group named @n holding section .text.@n (the tail is a comment). */
 #define IN_GROUP(n) __section(".text." #n \
 	",\"axG\",%progbits," #n ",comdat " ASM_COMMENT)
-#define SECTION(s) __section(s) noinline
 
 int data_word;
 
-static int noinline local_a(int x)
+static noinline int local_a(int x)
 {
 	return x ^ data_word;
 }
 
-static int noinline local_b(int x)
+static noinline int local_b(int x)
 {
 	return local_a(x) + 3;
 }
 
-int SECTION(".ref.text") ref_fn(int x)
+noinline int __section(".ref.text") ref_fn(int x)
 {
 	return local_b(x) * 3;
 }
 
-int SECTION(".kprobes.text") kprobes_fn(int x)
+noinline int __section(".kprobes.text") kprobes_fn(int x)
 {
 	return local_a(x) - 1;
 }
 
-int SECTION(".cpuidle.text") idle_fn(int x)
+noinline int __section(".cpuidle.text") idle_fn(int x)
 {
 	return x + 2;
 }
 
-int SECTION(".exit.text") exit_fn(int x)
+noinline int __section(".exit.text") exit_fn(int x)
 {
 	return local_b(x) + 4;
 }
 
-int SECTION(".meminit.text") meminit_fn(int x)
+noinline int __section(".meminit.text") meminit_fn(int x)
 {
 	return x * 7;
 }
 
-int __weak noinline weak_one(int x)
+noinline int __weak weak_one(int x)
 {
 	return x - 6;
 }
 
-int __hot noinline hot_fn(int x)
+noinline int __hot hot_fn(int x)
 {
 	return weak_one(x) + 9;
 }

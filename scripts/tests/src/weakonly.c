@@ -5,7 +5,7 @@ int __weak only_weak(int x)
 	return x * 3;
 }
 
-static int noinline local_one(int x)
+static noinline int local_one(int x)
 {
 	return x + 11;
 }
