@@ -29,6 +29,8 @@
  *
  * Locks, in the order they are taken:
  *
+ *   write_lock (ftrace_fs.c)       one writer at a time of an open filter
+ *                                  file, its word's command included
  *   command_lock (ftrace_probe.c)  keeps a filter command while it runs
  *   event_mutex (trace_events.c)   taken by event commands and rmdir
  *   ftrace_direct_mutex            direct-call targets, and IP movers

@@ -48,6 +48,12 @@ struct fs_iter {
 	struct trace_array *tr;
 	struct ftrace_hash *shown;	/* snapshot for reading */
 	struct ftrace_hash *hash;	/* private copy for writing */
+	/*
+	 * Writers of one open file (pwrite(2) does not take the file
+	 * position lock) share @parser, @hash and @mods: one at a time, from
+	 * reading the word to running its command.
+	 */
+	struct mutex write_lock;
 	struct trace_parser parser;
 	struct list_head mods;		/* private ":mod:" waiting list */
 	unsigned int ok;		/* words applied */
@@ -302,6 +308,7 @@ static void fs_iter_free(struct fs_iter *it)
 	ftrace_hash_free(it->shown);
 	ftrace_hash_free(it->hash);
 	trace_parser_put(&it->parser);
+	mutex_destroy(&it->write_lock);
 	kfree(it);
 }
 
@@ -359,6 +366,7 @@ static int fs_open(struct inode *inode, struct file *file, enum fs_kind kind,
 	it->kind = kind;
 	it->ops = ops;
 	it->tr = tr;
+	mutex_init(&it->write_lock);
 	INIT_LIST_HEAD(&it->mods);
 	/* Commands at the top level act on the global trace array. */
 	if (!tr && ops == &global_ops)
@@ -418,7 +426,7 @@ int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 
 /*
  * The private hash, given a table of its own if it has none yet.  Under
- * ftrace_lock: writers sharing one open file must not both install one.
+ * the file's write_lock, and ftrace_lock as the rest of the word.
  */
 static int edit_hash(struct fs_iter *it)
 {
@@ -471,6 +479,7 @@ static int apply_word(struct fs_iter *it)
 	struct ftrace_command_word cw = { };
 	int ret;
 
+	lockdep_assert_held(&it->write_lock);
 	if (!trace_parser_loaded(&it->parser))
 		return 0;
 	scoped_guard(mutex, &ftrace_lock)
@@ -497,6 +506,7 @@ static ssize_t fs_write(struct file *file, const char __user *ubuf,
 		return 0;
 	if (!it->hash)
 		return -EINVAL;
+	guard(mutex)(&it->write_lock);
 	read = trace_get_user(&it->parser, ubuf, cnt, ppos);
 	if (read < 0) {
 		it->failed++;
@@ -577,8 +587,11 @@ int ftrace_regex_release(struct inode *inode, struct file *file)
 {
 	struct fs_iter *it = file_iter(file);
 
-	if (it->hash)
-		apply_word(it);		/* a last word without a newline */
+	if (it->hash) {
+		/* A last word without a newline. */
+		scoped_guard(mutex, &it->write_lock)
+			apply_word(it);
+	}
 	if (it->hash && (it->ok || !it->failed)) {
 		scoped_guard(mutex, &ftrace_lock)
 			publish(it);
