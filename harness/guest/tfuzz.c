@@ -1719,8 +1719,9 @@ static int shared_fd_race(const char *file, char **words, int nwords)
 			int len = snprintf(buf, sizeof(buf), "%s\n",
 					   words[(2 * i + p) % nwords]);
 
-			if (pwrite(fd, buf, len, 0) != len)
-				failed++;
+			if (pwrite(fd, buf, len, 0) != len && ++failed <= 3)
+				printf("tfuzz: shared-fd: writer %d: '%.*s': %s\n",
+				       p, len - 1, buf, strerror(errno));
 		}
 		_exit(failed > 255 ? 255 : failed);
 	}
