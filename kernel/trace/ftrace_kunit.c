@@ -558,7 +558,12 @@ static int plan_init(struct kunit *test)
 	f->ctx.ops = &f->list;
 	f->ctx.enabled = true;
 	/* The slot table of trampolines is the core's: one user at a time. */
-	/* Held until plan_exit(): KUnit's ->init and ->exit, so no guard. */
+	/*
+	 * Held until plan_exit(): KUnit's ->init and ->exit, so no guard.
+	 * The cases use no KUNIT_ASSERT (nor kunit_skip()): those end the
+	 * case's thread with the lock held, and ->exit then runs in another.
+	 * They fail with KUNIT_EXPECT and return.
+	 */
 	mutex_lock(&ftrace_lock);
 	f->locked = true;
 	return 0;
@@ -740,14 +745,18 @@ static void trampoline_slots_run_out(struct kunit *test)
 	int i, tramps = 0;
 
 	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ops);
+	KUNIT_EXPECT_NOT_NULL(test, ops);
+	if (!ops)
+		return;
 	f->a.flags &= ~FTRACE_OPS_FL_ENABLED;
 	f->r.flags &= ~FTRACE_OPS_FL_ENABLED;
 	for (i = 0; i < n; i++) {
 		ops[i].func = cb;
 		ftrace_ops_init(&ops[i]);
 		h = new_hash(&ops[i].local_hash.filter_hash);
-		KUNIT_ASSERT_NOT_NULL(test, h);
+		KUNIT_EXPECT_NOT_NULL(test, h);
+		if (!h)
+			return;
 		ftrace_hash_add(h, site_ip(i + 2));
 		ops[i].trampoline = 0x10000 + 0x100 * i;
 		ops[i].flags |= FTRACE_OPS_FL_ENABLED;
@@ -787,7 +796,9 @@ static void plan_all_and_picky_ops(struct kunit *test)
 	int i;
 
 	ops = kunit_kcalloc(test, n + 2, sizeof(*ops), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ops);
+	KUNIT_EXPECT_NOT_NULL(test, ops);
+	if (!ops)
+		return;
 	all = &ops[n];
 	ipm = &ops[n + 1];
 	all->func = cb;
@@ -810,7 +821,9 @@ static void plan_all_and_picky_ops(struct kunit *test)
 		ops[i].func = cb;
 		ftrace_ops_init(&ops[i]);
 		h = new_hash(&ops[i].local_hash.filter_hash);
-		KUNIT_ASSERT_NOT_NULL(test, h);
+		KUNIT_EXPECT_NOT_NULL(test, h);
+		if (!h)
+			return;
 		ftrace_hash_add(h, site_ip(2));
 		ops[i].flags |= FTRACE_OPS_FL_ENABLED;
 		RCU_INIT_POINTER(ops[i].next, rcu_dereference_raw(f->list));
@@ -922,7 +935,9 @@ static void batches_sorted_and_bounded(struct kunit *test)
 	struct ftrace_block *b = wide_block(f);
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_NOT_NULL(test, b);
+	if (!b)
+		return;
 	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, true), NWIDE);
 	KUNIT_EXPECT_EQ(test, fake_batches, 3U);
 	KUNIT_EXPECT_FALSE(test, fake_unsorted);
@@ -955,7 +970,9 @@ static void lone_trampoline_over_many_sites(struct kunit *test)
 
 	f->a.trampoline = tramp;
 	b = wide_block(f);
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_NOT_NULL(test, b);
+	if (!b)
+		return;
 	ftrace_hash_clear(hr);
 	ftrace_hash_add(hr, wide_ip(mid));
 	ftrace_hash_add(hr, wide_ip(mid + 1));
@@ -1006,7 +1023,9 @@ static void refused_batch_stops(struct kunit *test)
 	struct ftrace_block *b = wide_block_spoilt(f);
 	int bad = WIDE_BAD;
 
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_NOT_NULL(test, b);
+	if (!b)
+		return;
 	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch, true), -EINVAL);
 	KUNIT_EXPECT_EQ(test, f->bt->written, (unsigned int)FTRACE_BATCH_MAX);
 	KUNIT_EXPECT_EQ(test, f->bt->batch.patch[f->bt->batch.bad].ip,
@@ -1026,7 +1045,9 @@ static void partial_batch_recorded(struct kunit *test)
 	struct ftrace_block *b = wide_block_spoilt(f);
 	int bad = WIDE_BAD;
 
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_NOT_NULL(test, b);
+	if (!b)
+		return;
 	KUNIT_EXPECT_EQ(test, run_block(f, b, fake_patch_each, true), -EINVAL);
 	KUNIT_EXPECT_EQ(test, f->bt->written, (unsigned int)bad);
 	KUNIT_EXPECT_EQ(test, wide_enabled(b, 0, bad), bad);
@@ -1048,17 +1069,25 @@ static void batches_stay_sorted(struct kunit *test)
 	unsigned long *tab;
 	int i, split = 300;
 
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_NOT_NULL(test, b);
+	if (!b)
+		return;
 	ftrace_blocks_free(b);
 	tab = kunit_kcalloc(test, NWIDE, sizeof(*tab), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tab);
+	KUNIT_EXPECT_NOT_NULL(test, tab);
+	if (!tab)
+		return;
 	for (i = 0; i < NWIDE; i++)
 		tab[i] = wide_ip(i);
 	hi = ftrace_blocks_build(NULL, tab + split, tab + NWIDE);
 	lo = ftrace_blocks_build(NULL, tab, tab + split);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(hi));
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(lo));
-	KUNIT_ASSERT_NULL(test, rcu_dereference_raw(hi->next));
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(hi));
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(lo));
+	if (IS_ERR_OR_NULL(hi) || IS_ERR_OR_NULL(lo))
+		return;
+	KUNIT_EXPECT_NULL(test, rcu_dereference_raw(hi->next));
+	if (rcu_dereference_raw(hi->next))
+		return;
 	RCU_INIT_POINTER(hi->next, lo);
 	for (b = hi; b; b = rcu_dereference_raw(b->next))
 		ftrace_plan_block(&f->ctx, b);
@@ -1077,7 +1106,9 @@ static void init_batch(struct kunit *test)
 	struct ftrace_block *b = wide_block(f), *c;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_NOT_NULL(test, b);
+	if (!b)
+		return;
 	for (i = 0; i < NWIDE; i++) {
 		wide_text[i].call = true;
 		wide_text[i].target = MCOUNT_ADDR;
@@ -1128,7 +1159,9 @@ static void fresh_sample_idle(struct kunit *test)
 	struct ftrace_block *b = wide_block(f), *c;
 	unsigned int seen, want = 0;
 
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_NOT_NULL(test, b);
+	if (!b)
+		return;
 	for (c = b; c; c = rcu_dereference_raw(c->next))
 		want += DIV_ROUND_UP(c->count, FTRACE_FRESH_SAMPLE) +
 			!!((c->count - 1) % FTRACE_FRESH_SAMPLE);
@@ -1151,7 +1184,9 @@ static void fresh_sample_finds_call(struct kunit *test)
 	struct ftrace_block *b = wide_block(f), *c;
 	unsigned int seen, i;
 
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_NOT_NULL(test, b);
+	if (!b)
+		return;
 	for (i = 2 * FTRACE_FRESH_SAMPLE; i < 4 * FTRACE_FRESH_SAMPLE; i++) {
 		wide_text[i].call = true;
 		wide_text[i].target = MCOUNT_ADDR;
@@ -1215,7 +1250,9 @@ static void notrace_and_disabled(struct kunit *test)
 	struct ftrace_hash *h;
 
 	h = new_hash(&f->a.local_hash.notrace_hash);
-	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_EXPECT_NOT_NULL(test, h);
+	if (!h)
+		return;
 	ftrace_hash_add(h, site_ip(0));
 	rec_of(f, 1)->flags |= FTRACE_FL_DISABLED;
 	ftrace_plan_block(&f->ctx, f->b);
