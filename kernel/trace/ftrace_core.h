@@ -91,6 +91,7 @@ static inline bool ftrace_ops_active_in(struct ftrace_ops *ops, bool enabled)
 	return (ops->flags & FTRACE_OPS_FL_ENABLED) &&
 	       (enabled || (ops->flags & FTRACE_OPS_FL_PERMANENT));
 }
+
 void ftrace_update_func(void);
 struct ftrace_ops *ftrace_wanted_op(void);
 /* In ftrace_update.c; without dynamic ftrace, in ftrace_ops.c. */

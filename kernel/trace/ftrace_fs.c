@@ -137,7 +137,7 @@ static void *seek_rec(struct fs_iter *it, loff_t *pos)
 		n = *pos;
 	}
 	for (; b; b = rcu_dereference_protected(b->next,
-					lockdep_is_held(&ftrace_lock))) {
+						lockdep_is_held(&ftrace_lock))) {
 		if (n >= b->count) {
 			n -= b->count;
 			continue;
