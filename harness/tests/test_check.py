@@ -137,6 +137,24 @@ class Judge(unittest.TestCase):
         two = one.replace('nproc=1', 'nproc=2')
         self.assertEqual(self.run_judge(two, expect, extra=('--subset',))[0], 1)
 
+    def test_latency_case_with_jiffies_clock(self):
+        # x86 under TCG: when the boot's TSC sync check fails, sched_clock
+        # counts jiffies and an idle CPU's stale clock becomes a latency.
+        case = 'test for the preemptirqsoff tracer'
+        log = GOOD.replace('FTT| # of passed', f'FTT| [5] {case}\t[FAIL]\nFTT| # of passed')
+        expect = EXPECT + f'PASS\t{case}\n'
+        unstable = log.replace(
+            'HARNESS: kernel', '[    0.3] tsc: Marking TSC unstable due to TSCs unsynchronized\n'
+            'HARNESS: kernel')
+        rc, c, out = self.run_judge(unstable, expect, extra=('--subset',))
+        self.assertEqual(rc, 0, out)
+        self.assertIn('TSC marked unstable', out)
+        # With a TSC the same result is a regression.
+        self.assertEqual(self.run_judge(log, expect, extra=('--subset',))[0], 1)
+        # Other cases are judged as ever on such a boot.
+        other = unstable.replace('check\t[PASS]', 'check\t[FAIL]')
+        self.assertEqual(self.run_judge(other, expect, extra=('--subset',))[0], 1)
+
     def test_regression_against_upstream_fails(self):
         log = GOOD.replace('check\t[PASS]', 'check\t[FAIL]')
         rc, c, out = self.run_judge(log)

@@ -62,6 +62,7 @@
 extern void _mcount(unsigned long);
 void ftrace_fresh_site(void);
 void *return_address(unsigned int level);
+#define ftrace_return_address(n) return_address(n)
 
 /* Nothing per record: a site's state is what the core keeps. */
 struct dyn_arch_ftrace {
@@ -115,20 +116,12 @@ void ftrace_stub_direct_tramp(void);
 #endif
 #endif
 
-#define ftrace_return_address(n) return_address(n)
-
 /*
- * System calls, for kernel/trace/trace_syscalls.c.  An AArch32 task's
- * calls go through a table of their own, so they are not traced as
- * system calls; and the handlers' symbols carry an "__arm64_" prefix
- * that the event names lack.
+ * System calls, for kernel/trace/trace_syscalls.c.  The handlers' symbols
+ * carry an "__arm64_" prefix that the event names lack; and an AArch32
+ * task's calls go through a table of their own, so they are not traced as
+ * system calls.
  */
-#define ARCH_TRACE_IGNORE_COMPAT_SYSCALLS
-static inline bool arch_trace_is_compat_syscall(struct pt_regs *regs)
-{
-	return is_compat_task();
-}
-
 #define ARCH_HAS_SYSCALL_MATCH_SYM_NAME
 
 static inline bool arch_syscall_match_sym_name(const char *sym,
@@ -137,6 +130,12 @@ static inline bool arch_syscall_match_sym_name(const char *sym,
 	size_t skip = str_has_prefix(sym, "__arm64_");
 
 	return skip && !strcmp(sym + skip, name);
+}
+
+#define ARCH_TRACE_IGNORE_COMPAT_SYSCALLS
+static inline bool arch_trace_is_compat_syscall(struct pt_regs *regs)
+{
+	return is_compat_task();
 }
 #endif /* __ASSEMBLY__ */
 
