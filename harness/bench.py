@@ -83,6 +83,9 @@ def boot(arch, flavor):
     # which moved arm64's enable/disable figures by up to 5% between runs;
     # and x86_64 with two hangs in QEMU 7.2 while the second CPU comes up.
     env.setdefault('SMP', '1')
+    # The kernels are built with a randomised base (configs/distro.config);
+    # a fixed one keeps the instruction counts the same from run to run.
+    env['APPEND'] = (env.get('APPEND', '') + ' nokaslr').strip()
     run([os.path.join(TOP, 'harness/qemu.sh'), arch, flavor, 'bench'], env=env,
         stdout=subprocess.DEVNULL)
     log = os.path.join(TOP, 'build/logs', f'{arch}-{flavor}-bench.log')

@@ -158,12 +158,30 @@ def finished(lines):
     return any(ln.startswith('HARNESS: done') for ln in lines)
 
 
+TIMED_OUT = re.compile(r'^qemu: timed out after (\d+) s')
+
+
+def why_unfinished(lines):
+    """Why a guest that did not print "HARNESS: done" stopped: the timeout
+    harness/qemu.sh reports, with the last ftracetest case that completed
+    (its console line), or a crash or hang."""
+    timeout = next((m.group(1) for ln in lines for m in [TIMED_OUT.match(ln)] if m), None)
+    cases = [m for ln in lines for m in [FTT_RESULT.match(ln)] if m]
+    last = (f'; last case completed: [{cases[-1].group(1)}] '
+            f'{" ".join(cases[-1].group(2).split())}' if cases else '')
+    if timeout:
+        return f'timed out after {timeout} s{last}'
+    return f'no "HARNESS: done": crash or hang{last}'
+
+
 def check_finished(t, lines):
-    """One result: the guest ran to its end."""
+    """One result: the guest ran to its end.  A guest that did not is one
+    failure, with its cause; the results it did print are judged as they
+    are, and what it did not reach is not listed case by case."""
     if finished(lines):
         t.add('passed', 'guest ran to the end')
     else:
-        t.add('failed', 'guest ran to the end', 'no "HARNESS: done": crash, hang or timeout')
+        t.add('failed', 'guest ran to the end', why_unfinished(lines))
 
 
 def check_log_clean(t, lines, own_prefixes):
@@ -255,7 +273,7 @@ def judge(args):
         for name, kind in results:
             t.add({'ok': 'passed', 'fail': 'failed', 'skip': 'skipped'}[kind],
                   f'kunit {name}')
-        if results and not complete:
+        if results and not complete and finished(lines):
             t.add('failed', 'kunit ran every suite', 'fewer results than the plan')
 
     if args.expect and not os.path.exists(args.expect):
@@ -268,7 +286,8 @@ def judge(args):
         core_arches = core_case_arches(args.core_cases) if args.core_cases else {}
         retried = dict(parse_ftracetest(lines, 'FTTRETRY| ')[0])
         jiffies_clock = any(TSC_UNSTABLE in ln for ln in lines)
-        if not complete:
+        done = finished(lines)
+        if not complete and done:
             t.add('failed', 'ftracetest completed', 'no summary: it was cut short')
         for key, res in got:
             want = exp.get(key)
@@ -304,17 +323,20 @@ def judge(args):
                 t.add('skipped', f'ftracetest {ln[18:].strip()}',
                       'excluded by expectations/ftt-exclude.ARCH')
         names = {k for k, _ in got}
-        if not args.subset:
+        # A guest cut short has failed once, above ("guest ran to the
+        # end", with the cause); the cases it never reached are not
+        # failures of their own.
+        if not args.subset and done:
             for key in exp:
                 if key not in names and not key.startswith(CORE_PREFIX):
                     t.add('failed', f'ftracetest {key}', 'did not run')
-        if args.core_cases:
+        if args.core_cases and done:
             for key in core_cases(args.core_cases):
                 if key not in names:
                     t.add('failed', f'ftracetest {key}', 'a project case of the core did not run')
     if args.functions:
         judge_functions(t, lines, args.functions)
-    if args.bench_smoke:
+    if args.bench_smoke and finished(lines):
         judge_bench_smoke(t, lines)
     t.save(args.results)
     return 0 if t.counts['failed'] == 0 else 1

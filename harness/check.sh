@@ -1,30 +1,41 @@
 #!/usr/bin/env bash
-# check.sh [full]: everything `make check` runs, in order, never stopping at
-# the first failure; the last line is "N passed, N failed, N skipped".
+# check.sh [full]: everything `make check` runs, never stopping at the first
+# failure; the last line is "N passed, N failed, N skipped".
 #
-#   1. host tests (harness/tests, scripts/ tests when present), the
-#      names of 6.1's ftrace.c that the tree uses (harness/symbols.py),
-#      the spin models of the patch protocols (harness/model.sh) and the
-#      patch series without its builds (harness/series-check.sh, QUICK=1)
-#   2. per arch in ARCHES: build FLAVOR (default ours), run sparse on the
-#      core's files (harness/lint.sh), boot it with KUnit on,
-#      run ftracetest (the CI subset of ftt-subset.ARCH, or all with "full";
-#      the project's cases in test.d/ftrace-core always), judge the console
-#      log against expectations/ARCH.txt; then boot it once more with ftrace
-#      boot parameters (harness=bootcheck) and judge its CHECK| lines;
-#      the livepatch selftests where expected; make stress's short form
-#      (ours only).
-#   3. x86_64 without DYNAMIC_FTRACE (VARIANT=nodyn): build, boot once,
-#      judge the CHECK| lines of harness/guest/nodyncheck.sh; x86_64 with
-#      the frame-pointer unwinder (VARIANT=fp): build, boot once on one
-#      vCPU with test.d/ftrace and the callers' cases.
-#      x86_64 with a randomised base (VARIANT=kaslr): build, boot once
-#      with KUnit and test.d/ftrace.
-#   4. per arch in SMOKE_ARCHES (default arm): build, boot, smoke test.
-#   5. the layers of the core (harness/layers.py) in every kernel of ours
-#      built: no file refers to a file above it.
-# All kernels build in the background from the start, in that order, at the
-# lowest priority, while the steps run; each step waits for its own.
+# Four streams run side by side, each printing its lines with its name in
+# front ([host], [arm64], [x86_64], [arm]):
+#   host    host tests (harness/tests, scripts/ tests when present), the
+#           names of 6.1's ftrace.c that the tree uses (harness/symbols.py),
+#           the spin models of the patch protocols (harness/model.sh) and
+#           the patch series without its builds (harness/series-check.sh,
+#           QUICK=1).
+#   ARCH    for each arch in ARCHES: wait for its kernel (FLAVOR, default
+#           ours; KASLR and the distro fragment are in the default config),
+#           run sparse on the core's files (harness/lint.sh), then boot it:
+#             1. KUnit, the tracers' boot self-tests and ftracetest's
+#                test.d/ftrace (upstream's cases: the CI subset of
+#                expectations/ftt-subset.ARCH where one exists, or all),
+#                with available_filter_functions, judged against
+#                expectations/ARCH.txt and functions.ARCH.txt;
+#             2. the project's cases (test.d/ftrace-core) and the benchmark
+#                program's smoke run;
+#             3. the ftrace boot parameters (harness=bootcheck);
+#             4. the livepatch selftests where expected;
+#             5. make stress's short form (ours only).
+#           With "full", x86_64 then also builds and boots the kernel
+#           without DYNAMIC_FTRACE (VARIANT=nodyn) and the one with the
+#           frame-pointer unwinder (VARIANT=fp, one vCPU).
+#   arm     for each arch in SMOKE_ARCHES (default arm): build, boot,
+#           smoke test.
+# Then the layers of the core (harness/layers.py) in every kernel of ours
+# built: no file refers to a file above it.
+#
+# The kernels build one after another in the background from the start, at
+# the lowest CPU priority, arm64 first (its guests run longest); each
+# stream waits only for its own.  Every guest has a timeout of at least
+# twice the time it was measured to take on a loaded 2-core machine (the
+# README's CI section); a guest that uses more than half of it is listed
+# at the end.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 full=${1:-}
@@ -33,6 +44,14 @@ bootcheck_append='ftrace=function ftrace_filter=vfs_read,no_such_fn_xyz ftrace_n
 flavor=${FLAVOR:-ours}
 results="$build/results"
 rm -rf "$results"; mkdir -p "$results" "$build/logs"
+run_start=$(date +%s)
+
+# Guest timeouts in seconds, per arch and boot.  TIMEOUT overrides all the
+# ftracetest ones.
+declare -A ftt_timeout=([x86_64]=1500 [arm64]=2700)	# KUnit and test.d/ftrace
+declare -A core_timeout=([x86_64]=1200 [arm64]=1500)	# test.d/ftrace-core
+bootcheck_timeout=${BOOTCHECK_TIMEOUT:-600}
+kselftest_timeout=${KSELFTEST_TIMEOUT:-900}
 
 # host_suite NAME CMD...: one host test command.  If its output ends with
 # "N passed, N failed, N skipped" those are its counts; otherwise its exit
@@ -55,20 +74,30 @@ host_suite() {
 	printf 'passed %s\nfailed %s\nskipped %s\n' "$p" "$f" "$s" > "$results/host-$name"
 }
 
+# fail_result NAME WHY: one failure for NAME.
+fail_result() {
+	echo "FAIL $1: $2"
+	printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$1"
+}
+
 "$top/harness/kernel.sh" unpack > "$build/logs/unpack.log" 2>&1 || tail "$build/logs/unpack.log"
 
-# Every kernel of the run is built in the background from the start, one
-# after another at the lowest CPU priority: the builds take the CPU time
-# that the host tests and the guests leave (an x86_64 guest runs in one
-# host thread, so one core of two is otherwise idle), and each step below
-# waits only for its own kernel (wait_kernel).  Logs as before:
-# build/logs/kernel-NAME.log.
+# The kernels of the run, built in the background one after another at the
+# lowest CPU priority: the builds take the CPU time that the host tests
+# and the guests leave, and each stream waits only for its own kernel
+# (wait_kernel).  Logs: build/logs/kernel-NAME.log.
 arches=${ARCHES:-x86_64 arm64}
+has_arch() { [[ " $arches " == *" $1 "* ]]; }
 bq="$build/buildq"
 rm -rf "$bq"; mkdir -p "$bq"
 specs=
-for arch in $arches; do specs="$specs $arch:$arch-$flavor:"; done
-[[ " $arches " == *" x86_64 "* ]] && specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn x86_64:x86_64-$flavor-fp:fp x86_64:x86_64-$flavor-kaslr:kaslr"
+for arch in arm64 x86_64; do has_arch "$arch" && specs="$specs $arch:$arch-$flavor:"; done
+for arch in $arches; do
+	case "$arch" in arm64|x86_64) ;; *) specs="$specs $arch:$arch-$flavor:" ;; esac
+done
+if [ "$full" = full ] && has_arch x86_64; then
+	specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn x86_64:x86_64-$flavor-fp:fp"
+fi
 for arch in ${SMOKE_ARCHES-arm}; do specs="$specs $arch:$arch-$flavor:"; done
 (
 	for spec in $specs; do
@@ -79,10 +108,29 @@ for arch in ${SMOKE_ARCHES-arm}; do specs="$specs $arch:$arch-$flavor:"; done
 	done
 ) &
 bq_pid=$!
-# wait_kernel NAME: wait for the background build of NAME; true if it built.
+# wait_kernel NAME: wait for the background build of NAME, saying every
+# five minutes how far it got; true if it built.
 wait_kernel() {
-	while [ ! -f "$bq/$1.rc" ] && kill -0 "$bq_pid" 2>/dev/null; do sleep 5; done
+	local t=0
+	while [ ! -f "$bq/$1.rc" ] && kill -0 "$bq_pid" 2>/dev/null; do
+		sleep 5; t=$((t + 5))
+		[ $((t % 300)) = 0 ] &&
+			echo "   waiting for the kernel $1 ($t s): $(grep '^kernel:' "$build/logs/kernel-$1.log" 2>/dev/null | tail -n 1)"
+	done
 	[ "$(cat "$bq/$1.rc" 2>/dev/null)" = 0 ]
+}
+# kernel_ready NAME [VARIANT]: the kernel NAME built and its initramfs made;
+# otherwise one failure for NAME, with the end of its build log.
+kernel_ready() {
+	local name=$1 arch=${1%%-*}
+	if ! wait_kernel "$name"; then
+		tail -n 30 "$build/logs/kernel-$name.log"
+		fail_result "$name" "kernel build (log: build/logs/kernel-$name.log)"
+		return 1
+	fi
+	grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
+	VARIANT=${2:-} "$top/harness/initramfs.sh" "$arch" "$flavor" > /dev/null ||
+		{ fail_result "$name" initramfs; return 1; }
 }
 
 # boot_guest TRIES NAME LOG PATTERN CMD...: run CMD (a harness/qemu.sh
@@ -93,7 +141,8 @@ wait_kernel() {
 # livelocks while the kernel patches text (seen on the unmodified kernel
 # too: a CPU trapping on the same int3 forever, then an RCU stall).  The
 # first attempt stays visible as a skip with its log; a second failure is
-# judged like any other run.
+# judged like any other run.  The guest's time against its timeout goes to
+# build/logs/guest-times.
 boot_guest() {
 	local tries=$1 name=$2 log=$3 pattern=$4 try out
 	shift 4
@@ -102,6 +151,8 @@ boot_guest() {
 		rm -f "$log"
 		"$@" 2>&1 | grep --line-buffered -aE "$pattern" | sed -u 's/^/   | /'
 		cp "$log" "$out" 2>/dev/null || : > "$out"
+		sed -n "s/^qemu: ran \([0-9]*\) s of a \([0-9]*\) s timeout/$name \1 \2/p" "$out" \
+			>> "$build/logs/guest-times"
 		grep -q '^HARNESS: done' "$out" && return
 		[ "$try" = "$tries" ] && return
 		mv "$out" "$build/logs/check-$name.try1.log"
@@ -109,70 +160,80 @@ boot_guest() {
 		printf 'passed 0\nfailed 0\nskipped 1\n' > "$results/$name-try1"
 	done
 }
+ftt_pattern='^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):'
 
-host_suite harness-check python3 -m unittest discover -s "$top/harness/tests" -v
-# Every name of 6.1's ftrace.c that the rest of the tree uses is ours too.
-host_suite ftrace-symbols python3 "$top/harness/symbols.py" "$base" "$top"
-# The patch protocols, model-checked by spin (harness/model/, about a
-# minute).
-host_suite model "$top/harness/model.sh"
-for t in "$top"/scripts/tests/run.sh; do
-	[ -x "$t" ] && host_suite recordmcount "$t"
-done
-# The patch series (series/): every file placed, the last patch's tree the
-# one built here, checkpatch --strict on every patch, maintainers and boot
-# parameters (make series-check also applies it with git am and builds
-# every step).
-host_suite series env QUICK=1 "$top/harness/series-check.sh"
+host_stream() {
+	host_suite harness-check python3 -m unittest discover -s "$top/harness/tests" -v
+	# Every name of 6.1's ftrace.c that the rest of the tree uses is ours too.
+	host_suite ftrace-symbols python3 "$top/harness/symbols.py" "$base" "$top"
+	# The patch protocols, model-checked by spin (harness/model/, about a
+	# minute).
+	host_suite model "$top/harness/model.sh"
+	local t
+	for t in "$top"/scripts/tests/run.sh; do
+		[ -x "$t" ] && host_suite recordmcount "$t"
+	done
+	# The patch series (series/): every file placed, the last patch's tree
+	# the one built here, checkpatch --strict on every patch, maintainers
+	# and boot parameters (make series-check also applies it with git am
+	# and builds every step).
+	host_suite series env QUICK=1 "$top/harness/series-check.sh"
+}
 
-for arch in $arches; do
-	name="$arch-$flavor"
-	fail() { echo "FAIL $name: $1"; printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"; }
+arch_stream() {
+	local arch=$1 name="$1-$flavor" ftt subset start
 	echo "== $name: kernel"
-	if ! wait_kernel "$name"; then
-		tail -n 30 "$build/logs/kernel-$name.log"; fail "kernel build"; continue
-	fi
-	grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
+	kernel_ready "$name" || return
 	# sparse on the core's files of this build (harness/lint.sh).
 	[ "$flavor" = ours ] && host_suite "sparse-$arch" "$top/harness/lint.sh" "$arch"
-	"$top/harness/initramfs.sh" "$arch" "$flavor" || { fail initramfs; continue; }
-	subset=--subset ftt=
-	if [ "$full" = full ]; then subset=
-	else ftt=$(grep -v '^#' "$top/expectations/ftt-subset.$arch" 2>/dev/null | paste -sd, || true)
-	     [ -n "$ftt" ] || subset=
+
+	# 1. KUnit, the boot self-tests and upstream's cases.
+	subset='' ftt=test.d/ftrace
+	if [ "$full" != full ] && [ -f "$top/expectations/ftt-subset.$arch" ]; then
+		ftt=$(grep -v '^#' "$top/expectations/ftt-subset.$arch" | paste -sd, || true)
+		subset=--subset
+		[ -n "$ftt" ] || { ftt=test.d/ftrace; subset=; }
 	fi
-	# The project's cases of the core (harness/ftt) always run.
-	[ -n "$ftt" ] && ftt="$ftt,test.d/ftrace-core"
-	echo "== $name: KUnit and ftracetest ${ftt:-(all cases)}"
+	echo "== $name: KUnit, boot self-tests and ftracetest $ftt"
 	start=$(date +%s)
-	# Progress: the guest's ftracetest result lines as they come.
-	boot_guest 2 "$name" "$build/logs/$arch-$flavor-ftracetest.log" \
-		'^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):' \
-		env KUNIT=1 TIMEOUT="${TIMEOUT:-1200}" "$top/harness/qemu.sh" "$arch" "$flavor" ftracetest "$ftt"
+	boot_guest 2 "$name" "$build/logs/$arch-$flavor-ftracetest.log" "$ftt_pattern" \
+		env KUNIT=1 APPEND=ftt_bench=0 TIMEOUT="${TIMEOUT:-${ftt_timeout[$arch]:-1800}}" \
+		"$top/harness/qemu.sh" "$arch" "$flavor" ftracetest "$ftt"
 	echo "   guest ran $(( $(date +%s) - start )) s; console: build/logs/check-$name.log"
 	python3 "$top/harness/check.py" judge --name "$name" --kunit $subset \
 		--log "$build/logs/check-$name.log" --expect "$top/expectations/$arch.txt" \
-		--functions "$top/expectations/functions.$arch.txt" --bench-smoke \
-		--core-cases "$top/harness/ftt" --results "$results"
+		--functions "$top/expectations/functions.$arch.txt" --results "$results"
 
-	# One more short boot: what the ftrace boot parameters set up, with a
-	# bad word in each list (harness/guest/bootcheck.sh).
+	# 2. The project's cases of the core (harness/ftt), every one of which
+	# must run and pass, and the benchmark program's smoke run.
+	echo "== $name: ftracetest test.d/ftrace-core"
+	start=$(date +%s)
+	boot_guest 2 "$name-core" "$build/logs/$arch-$flavor-core.log" "$ftt_pattern" \
+		env KUNIT=0 APPEND=ftt_functions=0 TIMEOUT="${TIMEOUT:-${core_timeout[$arch]:-1200}}" \
+		QEMU_LOG_NAME=core "$top/harness/qemu.sh" "$arch" "$flavor" ftracetest test.d/ftrace-core
+	echo "   guest ran $(( $(date +%s) - start )) s; console: build/logs/check-$name-core.log"
+	python3 "$top/harness/check.py" judge --name "$name-core" --subset \
+		--log "$build/logs/check-$name-core.log" --expect "$top/expectations/$arch.txt" \
+		--bench-smoke --core-cases "$top/harness/ftt" --results "$results"
+
+	# 3. What the ftrace boot parameters set up, with a bad word in each
+	# list (harness/guest/bootcheck.sh).
 	echo "== $name: boot parameters"
 	boot_guest 1 "$name-bootcheck" "$build/logs/$arch-$flavor-bootcheck.log" \
 		'^(CHECK\||HARNESS:|qemu:)' \
-		env APPEND="$bootcheck_append" KUNIT=0 TIMEOUT="${BOOTCHECK_TIMEOUT:-600}" \
+		env APPEND="$bootcheck_append" KUNIT=0 TIMEOUT="$bootcheck_timeout" \
 		"$top/harness/qemu.sh" "$arch" "$flavor" bootcheck
 	python3 "$top/harness/check.py" bootcheck --name "$name-bootcheck" \
 		--log "$build/logs/check-$name-bootcheck.log" --results "$results"
 
-	# The kernel's selftests of in-tree ftrace users (livepatch), where
+	# 4. The kernel's selftests of in-tree ftrace users (livepatch), where
 	# upstream's results were measured (expectations/kselftest.ARCH.txt).
 	if [ -f "$top/expectations/kselftest.$arch.txt" ]; then
 		echo "== $name: kselftests of in-tree users"
 		start=$(date +%s)
 		boot_guest 2 "$name-kselftest" "$build/logs/$arch-$flavor-kselftest.log" \
 			'^(KST\||HARNESS:|qemu:)' \
-			env KUNIT=0 TIMEOUT="${KSELFTEST_TIMEOUT:-900}" \
+			env KUNIT=0 TIMEOUT="$kselftest_timeout" \
 			"$top/harness/qemu.sh" "$arch" "$flavor" kselftest
 		echo "   guest ran $(( $(date +%s) - start )) s"
 		python3 "$top/harness/check.py" kselftest --name "$name-kselftest" \
@@ -180,96 +241,81 @@ for arch in $arches; do
 			--expect "$top/expectations/kselftest.$arch.txt" --results "$results"
 	fi
 
-	# make stress's short form on our kernel: tracers, filters, instances
-	# and modules churning under load, then malformed writes
+	# 5. make stress's short form on our kernel: tracers, filters,
+	# instances and modules churning under load, then malformed writes
 	# (harness/stress.sh).  Upstream's baseline is in the README.
 	if [ "$flavor" = ours ]; then
 		echo "== $name: stress (short)"
 		host_suite "stress-$name" env STRESS_BUILT=1 "$top/harness/stress.sh" "$arch" "$flavor" short
 		grep -E '^(ok|FAIL|     stress|stress:)' "$build/logs/host-stress-$name.log" | sed 's/^/   /'
 	fi
-done
-# The function tracer without dynamic ftrace (x86_64, VARIANT=nodyn): one
-# build and one short boot (harness/guest/nodyncheck.sh).
-if [[ " $arches " == *" x86_64 "* ]]; then
-	name="x86_64-$flavor-nodyn"
+	[ "$arch" = x86_64 ] && [ "$full" = full ] && x86_64_variants
+}
+
+# make check-full only: x86_64 without DYNAMIC_FTRACE, and with the frame-
+# pointer unwinder.
+x86_64_variants() {
+	# The function tracer without dynamic ftrace (VARIANT=nodyn): one
+	# short boot (harness/guest/nodyncheck.sh).
+	local name="x86_64-$flavor-nodyn" fpcases
 	echo "== $name: kernel without DYNAMIC_FTRACE, and one boot"
-	if wait_kernel "$name" &&
-	   VARIANT=nodyn "$top/harness/initramfs.sh" x86_64 "$flavor" > /dev/null; then
-		grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
+	if kernel_ready "$name" nodyn; then
 		boot_guest 1 "$name" "$build/logs/$name-nodyncheck.log" '^(CHECK\||HARNESS:|qemu:)' \
-			env VARIANT=nodyn KUNIT=0 TIMEOUT="${BOOTCHECK_TIMEOUT:-600}" \
+			env VARIANT=nodyn KUNIT=0 TIMEOUT="$bootcheck_timeout" \
 			"$top/harness/qemu.sh" x86_64 "$flavor" nodyncheck
 		python3 "$top/harness/check.py" bootcheck --name "$name" --what "no dynamic ftrace" \
 			--log "$build/logs/check-$name.log" --results "$results"
-	else
-		tail -n 30 "$build/logs/kernel-$name.log"
-		echo "FAIL $name: kernel build (log: build/logs/kernel-$name.log)"
-		printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"
 	fi
-fi
-# The x86_64 callers with the frame-pointer unwinder instead of ORC
-# (VARIANT=fp): one boot with the cases whose stack traces, registers and
-# direct calls go through the callers' frame records (test.d/ftrace and
-# the caller and direct-call cases of harness/ftt), judged against the
-# same expectations.  Not the livepatch cases: without ORC, x86 has no
-# reliable stack traces, so a patch transition waits on sleeping tasks.
-# This guest has one vCPU, every other one two: the x86 back end's patch
-# protocol then runs with the writing CPU alone, taking the INT3s of its
-# own interrupts (issue 11 asks for both cases).
-if [[ " $arches " == *" x86_64 "* ]]; then
+	# The x86_64 callers with the frame-pointer unwinder instead of ORC
+	# (VARIANT=fp): the cases whose stack traces, registers and direct
+	# calls go through the callers' frame records, judged against the same
+	# expectations.  Not the livepatch cases: without ORC, x86 has no
+	# reliable stack traces.  One vCPU: the x86 back end's patch protocol
+	# then runs with the writing CPU alone, taking the INT3s of its own
+	# interrupts.
 	name="x86_64-$flavor-fp"
 	echo "== $name: frame-pointer unwinder, stack and caller cases, one vCPU"
 	fpcases=test.d/ftrace,test.d/ftrace-core/caller-regs.tc
 	fpcases=$fpcases,test.d/ftrace-core/caller-unwind.tc,test.d/ftrace-core/direct-samples.tc
-	if wait_kernel "$name" &&
-	   VARIANT=fp "$top/harness/initramfs.sh" x86_64 "$flavor" > /dev/null; then
-		grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
-		boot_guest 2 "$name" "$build/logs/$name-ftracetest.log" \
-			'^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):' \
-			env VARIANT=fp KUNIT=0 SMP=1 TIMEOUT="${TIMEOUT:-900}" \
+	if kernel_ready "$name" fp; then
+		boot_guest 2 "$name" "$build/logs/$name-ftracetest.log" "$ftt_pattern" \
+			env VARIANT=fp KUNIT=0 SMP=1 APPEND="ftt_functions=0 ftt_bench=0" \
+			TIMEOUT="${TIMEOUT:-${ftt_timeout[x86_64]}}" \
 			"$top/harness/qemu.sh" x86_64 "$flavor" ftracetest "$fpcases"
 		python3 "$top/harness/check.py" judge --name "$name" --subset --nproc 1 \
 			--log "$build/logs/check-$name.log" --expect "$top/expectations/x86_64.txt" \
 			--results "$results"
-	else
-		tail -n 30 "$build/logs/kernel-$name.log"
-		echo "FAIL $name: kernel build (log: build/logs/kernel-$name.log)"
-		printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"
 	fi
-fi
-# x86_64 relocatable with a randomised base (VARIANT=kaslr), as
-# distributions ship it: the boot relocation rewrites the call-site table
-# (recordmcount's cancelled entries become the offset), so one boot with
-# KUnit and test.d/ftrace, judged as the others.
-if [[ " $arches " == *" x86_64 "* ]]; then
-	name="x86_64-$flavor-kaslr"
-	echo "== $name: randomised kernel base, KUnit and test.d/ftrace"
-	if wait_kernel "$name" &&
-	   VARIANT=kaslr "$top/harness/initramfs.sh" x86_64 "$flavor" > /dev/null; then
-		grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
-		boot_guest 2 "$name" "$build/logs/$name-ftracetest.log" \
-			'^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):' \
-			env VARIANT=kaslr KUNIT=1 TIMEOUT="${TIMEOUT:-900}" \
-			"$top/harness/qemu.sh" x86_64 "$flavor" ftracetest test.d/ftrace
-		python3 "$top/harness/check.py" judge --name "$name" --kunit --subset \
-			--log "$build/logs/check-$name.log" --expect "$top/expectations/x86_64.txt" \
-			--results "$results"
-	else
-		tail -n 30 "$build/logs/kernel-$name.log"
-		echo "FAIL $name: kernel build (log: build/logs/kernel-$name.log)"
-		printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"
-	fi
-fi
-# Arches only built, booted and smoke-tested (harness/smoke.sh): 32-bit arm,
-# whose call sites our recordmcount records.  SMOKE_ARCHES= skips them.
-for arch in ${SMOKE_ARCHES-arm}; do
+}
+
+# Arches only built, booted and smoke-tested (harness/smoke.sh): 32-bit
+# arm, whose call sites our recordmcount records.  SMOKE_ARCHES= skips them.
+smoke_stream() {
+	local arch=$1
 	echo "== $arch-$flavor: build, boot, smoke test"
 	# smoke.sh runs kernel.sh itself, a no-op once the background build is done.
 	wait_kernel "$arch-$flavor"
 	"$top/harness/smoke.sh" "$arch" "$flavor"
+}
+
+# stream NAME CMD...: run CMD in the background, its lines prefixed [NAME].
+pids=()
+stream() {
+	local tag=$1
+	shift
+	( "$@" 2>&1 | sed -u "s/^/[$tag] /" ) &
+	pids+=($!)
+}
+rm -f "$build/logs/guest-times"
+stream host host_stream
+for arch in arm64 x86_64; do has_arch "$arch" && stream "$arch" arch_stream "$arch"; done
+for arch in $arches; do
+	case "$arch" in arm64|x86_64) ;; *) stream "$arch" arch_stream "$arch" ;; esac
 done
+for arch in ${SMOKE_ARCHES-arm}; do stream "$arch" smoke_stream "$arch"; done
+for p in "${pids[@]}"; do wait "$p"; done
 wait "$bq_pid"
+
 # The core's files only call down (the layer table of ftrace_core.h), in
 # every kernel of ours this run built: one result per file and kernel.
 if [ "$flavor" = ours ]; then
@@ -280,5 +326,11 @@ if [ "$flavor" = ours ]; then
 	echo "== layers of the core"
 	# shellcheck disable=SC2086
 	host_suite layers python3 "$top/harness/layers.py" $kdirs
+fi
+# Each guest's time against its timeout; those over half of it.
+if [ -s "$build/logs/guest-times" ]; then
+	echo "== guest times (s of timeout), run $(( $(date +%s) - run_start )) s so far"
+	awk '{ printf "   %-28s %5d of %5d%s\n", $1, $2, $3, ($2 * 2 > $3 ? "  over half" : "") }' \
+		"$build/logs/guest-times"
 fi
 python3 "$top/harness/check.py" total "$results"

@@ -50,7 +50,8 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}"
 fi
 mkdir -p "$build/logs"
-log="$build/logs/$(kname "$arch" "$flavor")-$mode.log"
+# QEMU_LOG_NAME names the log in place of MODE, for two boots of one mode.
+log="$build/logs/$(kname "$arch" "$flavor")-${QEMU_LOG_NAME:-$mode}.log"
 echo "qemu: $(kname "$arch" "$flavor") $mode, console log in $log" >&2
 # The demo (make run) shows what the guest's script prints; the kernel's
 # boot log (a few hundred lines) stays in the log file, but for any line
@@ -69,6 +70,7 @@ problems() {
 [ "$mode" = demo ] && [ "${SHOW_BOOT:-0}" != 1 ] &&
 	echo "qemu: booting; the kernel's messages go to the log only (SHOW_BOOT=1 shows them)" >&2
 set +e
+t0=$(date +%s)
 timeout --foreground -k 10 "${TIMEOUT:-300}" "${qemu[@]}" < /dev/null 2>&1 |
 	stdbuf -oL tr -d '\r' | tee "$log" | show
 rc=${PIPESTATUS[0]}
@@ -78,5 +80,12 @@ if [ "$mode" = demo ] && [ "${SHOW_BOOT:-0}" != 1 ]; then
 fi
 set -e
 [ "$rc" = 124 ] && echo "qemu: timed out after ${TIMEOUT:-300} s" | tee -a "$log" >&2
+# How long the guest ran against its timeout (make check sets each
+# timeout to at least twice a measured time; harness/check.sh lists the
+# guests that used more than half of theirs).
+took=$(( $(date +%s) - t0 ))
+echo "qemu: ran $took s of a ${TIMEOUT:-300} s timeout" >> "$log"
+[ $((took * 2)) -gt "${TIMEOUT:-300}" ] && [ "$rc" != 124 ] &&
+	echo "qemu: $(kname "$arch" "$flavor") $mode ran $took s, over half of its ${TIMEOUT:-300} s timeout" >&2
 grep -q '^HARNESS: done' "$log" || { echo "qemu: the guest did not finish" >&2; exit 1; }
 exit 0

@@ -165,6 +165,26 @@ class Judge(unittest.TestCase):
         log = GOOD.replace('check\t[PASS]', 'check\t[UNSUPPORTED]')
         self.assertEqual(self.run_judge(log)[0], 1)
 
+    def test_timed_out_guest_is_one_failure_with_its_cause(self):
+        # Cut after case 1, as harness/qemu.sh leaves a guest it stopped:
+        # one failure naming the timeout and the last case, not one per
+        # case the guest never reached (issue 37).
+        cut = GOOD.index('FTT| === Ftrace')
+        log = (GOOD[:cut] + '[    9.0] [1] Basic trace file check\t[PASS]\n'
+               'qemu: timed out after 1200 s\n')
+        rc, c, out = self.run_judge(log)
+        self.assertEqual(rc, 1)
+        self.assertEqual(c['failed'], 1, out)
+        self.assertIn('timed out after 1200 s; last case completed: '
+                      '[1] Basic trace file check', out)
+        self.assertNotIn('did not run', out)
+
+    def test_crashed_guest_says_so(self):
+        log = GOOD.replace('FTT| # of passed:  2\nHARNESS: done\n', '')
+        rc, c, out = self.run_judge(log)
+        self.assertEqual(rc, 1)
+        self.assertIn('crash or hang', out)
+
     def test_missing_case_fails_unless_subset(self):
         log = GOOD.replace('FTT| [1] Basic trace file check\t[PASS]\n', '')
         self.assertEqual(self.run_judge(log)[0], 1)
