@@ -12,9 +12,10 @@
 #   ARCH    for each arch in ARCHES: wait for its kernel (FLAVOR, default
 #           ours; KASLR and the distro fragment are in the default config),
 #           run sparse on the core's files (harness/lint.sh), then boot it:
-#             1. KUnit, the tracers' boot self-tests and ftracetest's
-#                test.d/ftrace (upstream's cases: the CI subset of
-#                expectations/ftt-subset.ARCH where one exists, or all),
+#             1. KUnit, the tracers' boot self-tests and upstream's
+#                ftracetest cases (every directory of test.d but
+#                ftrace-core; the CI subset of
+#                expectations/ftt-subset.ARCH where one exists),
 #                with available_filter_functions, judged against
 #                expectations/ARCH.txt and functions.ARCH.txt;
 #             2. the project's cases (test.d/ftrace-core) and the benchmark
@@ -44,7 +45,7 @@ bootcheck_append='ftrace=function ftrace_filter=vfs_read,no_such_fn_xyz ftrace_n
 flavor=${FLAVOR:-ours}
 results="$build/results"
 rm -rf "$results"; mkdir -p "$results" "$build/logs"
-run_start=$(date +%s)
+SECONDS=0 run_start=0
 
 # Guest timeouts in seconds, per arch and boot.  TIMEOUT overrides all the
 # ftracetest ones.
@@ -57,18 +58,19 @@ kselftest_timeout=${KSELFTEST_TIMEOUT:-900}
 # "N passed, N failed, N skipped" those are its counts; otherwise its exit
 # status is one result.  A non-zero exit is always at least one failure.
 host_suite() {
-	local name=$1 log="$build/logs/host-$1.log" rc=0 p=1 f=0 s=0 last
+	local name=$1 log="$build/logs/host-$1.log" rc=0 p=1 f=0 s=0 last t0=$SECONDS
 	shift
 	"$@" > "$log" 2>&1 || rc=$?
+	t0=$((SECONDS - t0))
 	last=$(tail -n 1 "$log")
 	if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
 		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} s=${BASH_REMATCH[3]}
 	fi
 	if [ $rc != 0 ] && [ "$f" = 0 ]; then p=0 f=1; fi
 	if [ $rc = 0 ] && [ "$f" = 0 ]; then
-		echo "ok   host: $name ($p passed, $s skipped)"
+		echo "ok   host: $name ($p passed, $s skipped, $t0 s)"
 	else
-		echo "FAIL host: $name (log: build/logs/host-$name.log)"
+		echo "FAIL host: $name ($t0 s; log: build/logs/host-$name.log)"
 		tail -n 20 "$log" | sed 's/^/     | /'
 	fi
 	printf 'passed %s\nfailed %s\nskipped %s\n' "$p" "$f" "$s" > "$results/host-$name"
@@ -163,7 +165,7 @@ boot_guest() {
 ftt_pattern='^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):'
 
 host_stream() {
-	host_suite harness-check python3 -m unittest discover -s "$top/harness/tests" -v
+	host_suite harness-check python3 "$top/harness/tests/run.py"
 	# Every name of 6.1's ftrace.c that the rest of the tree uses is ours too.
 	host_suite ftrace-symbols python3 "$top/harness/symbols.py" "$base" "$top"
 	# The patch protocols, model-checked by spin (harness/model/, about a
@@ -187,12 +189,13 @@ arch_stream() {
 	# sparse on the core's files of this build (harness/lint.sh).
 	[ "$flavor" = ours ] && host_suite "sparse-$arch" "$top/harness/lint.sh" "$arch"
 
-	# 1. KUnit, the boot self-tests and upstream's cases.
-	subset='' ftt=test.d/ftrace
+	# 1. KUnit, the boot self-tests and upstream's cases (every directory
+	# of test.d but ftrace-core).
+	subset='' ftt=upstream
 	if [ "$full" != full ] && [ -f "$top/expectations/ftt-subset.$arch" ]; then
 		ftt=$(grep -v '^#' "$top/expectations/ftt-subset.$arch" | paste -sd, || true)
 		subset=--subset
-		[ -n "$ftt" ] || { ftt=test.d/ftrace; subset=; }
+		[ -n "$ftt" ] || { ftt=upstream; subset=; }
 	fi
 	echo "== $name: KUnit, boot self-tests and ftracetest $ftt"
 	start=$(date +%s)
@@ -298,12 +301,15 @@ smoke_stream() {
 	"$top/harness/smoke.sh" "$arch" "$flavor"
 }
 
-# stream NAME CMD...: run CMD in the background, its lines prefixed [NAME].
+# stream NAME CMD...: run CMD in the background, each of its lines
+# prefixed with NAME and the seconds since make check started.
 pids=()
 stream() {
 	local tag=$1
 	shift
-	( "$@" 2>&1 | sed -u "s/^/[$tag] /" ) &
+	( "$@" 2>&1 | while IFS= read -r line; do
+		printf '[%s %5d] %s\n' "$tag" $((SECONDS - run_start)) "$line"
+	done ) &
 	pids+=($!)
 }
 rm -f "$build/logs/guest-times"
@@ -329,7 +335,7 @@ if [ "$flavor" = ours ]; then
 fi
 # Each guest's time against its timeout; those over half of it.
 if [ -s "$build/logs/guest-times" ]; then
-	echo "== guest times (s of timeout), run $(( $(date +%s) - run_start )) s so far"
+	echo "== guest times (s of timeout), run $SECONDS s so far"
 	awk '{ printf "   %-28s %5d of %5d%s\n", $1, $2, $3, ($2 * 2 > $3 ? "  over half" : "") }' \
 		"$build/logs/guest-times"
 fi

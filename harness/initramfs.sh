@@ -18,6 +18,10 @@ out=$(kdir "$arch" "$flavor")
 [ -d "$out/modroot" ] || die "no kernel built for $arch-$flavor (run harness/kernel.sh)"
 
 root="$build/initramfs/$(kname "$arch" "$flavor").root"
+# One maker of this initramfs at a time.
+mkdir -p "$build/initramfs"
+exec 9> "$root.lock"
+flock 9
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,root,lib,harness,usr/bin,usr/sbin}
 install -m 755 "$build/setup/busybox-$deb" "$root/bin/busybox"

@@ -124,6 +124,12 @@ configure() {
 	echo "$key" > "$out/.config-key"
 }
 
+# One kernel.sh at a time in a build directory: the pristine base, the
+# ours tree and the build directories are shared (a second caller waits,
+# then finds the work done).
+mkdir -p "$build"
+exec 9> "$build/.kernel.lock"
+flock 9
 unpack_base
 [ -n "${unpack_only:-}" ] && exit 0
 ver=$(base_version)
