@@ -139,8 +139,9 @@ EXPORT_SYMBOL_GPL(ftrace_set_notrace);
  * @remove: remove them instead of adding them
  * @reset: start from an empty filter
  *
- * Return: 0, -ENOENT if an address is not a call site (nothing changes),
- * or another negative error.
+ * Return: 0, -EINVAL if an address is not a call site, -ENOENT if one to
+ * remove is not in the filter (nothing changes on either), or another
+ * negative error.  BPF's kprobe_multi links pass these codes to user space.
  */
 int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
 			  unsigned int cnt, int remove, int reset)
@@ -161,7 +162,7 @@ int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
 	for (i = 0; i < cnt && !ret; i++) {
 		ip = ftrace_location(ips[i]);
 		if (!ip) {
-			ret = -ENOENT;
+			ret = -EINVAL;
 		} else if (remove) {
 			e = ftrace_lookup_ip(hash, ip);
 			if (e)

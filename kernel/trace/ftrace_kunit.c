@@ -10,6 +10,7 @@
  * is refused with -EINVAL and left alone.
  */
 #include <kunit/test.h>
+#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <asm/sections.h>
@@ -1214,6 +1215,32 @@ static void ipmodify_conflict(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 1U);
 }
 
+/*
+ * An ops that moves the IP takes no notrace hash; while registered, its
+ * filter (or a direct ops' filter) cannot become empty, which would
+ * select every function.  A refusal leaves the filter as it was.
+ */
+static void ipmodify_hash_guards(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_hash *before, *h = ftrace_hash_copy(NULL);
+
+	if (!h) {
+		KUNIT_FAIL(test, "no memory");
+		return;
+	}
+	before = ftrace_ops_hash_locked(&f->a, false);
+	f->a.flags |= FTRACE_OPS_FL_IPMODIFY;
+	KUNIT_EXPECT_EQ(test, ftrace_ops_set_hash(&f->a, true, h), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_ops_set_hash(&f->a, false, h), -EINVAL);
+	f->a.flags &= ~FTRACE_OPS_FL_IPMODIFY;
+	f->a.flags |= FTRACE_OPS_FL_DIRECT;
+	KUNIT_EXPECT_EQ(test, ftrace_ops_set_hash(&f->a, false, h), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_ops_hash_locked(&f->a, false), before);
+	f->a.flags &= ~FTRACE_OPS_FL_DIRECT;
+	ftrace_hash_free(h);
+}
+
 static int share_ok(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
 {
 	return 0;
@@ -1331,6 +1358,27 @@ static void probe_init_failure_undone(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&tr->func_probes));
 }
 
+/*
+ * Errors of the filter-by-address API, which BPF's kprobe_multi links
+ * pass to user space: -EINVAL for an address with no call site, -ENOENT
+ * for removing a site the filter does not hold; as in 6.1.
+ */
+static void filter_ip_errors(struct kunit *test)
+{
+	struct ftrace_ops *ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+	unsigned long ip = ftrace_location((unsigned long)vfs_read);
+
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	if (!ip)
+		kunit_skip(test, "vfs_read is not traceable");
+	/* Inside vfs_read, past its call site's instruction. */
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(ops, ip + 16, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(ops, ip, 1, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(ops, ip, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(ops, ip, 1, 0), 0);
+	ftrace_free_filter(ops);
+}
+
 static struct kunit_case probe_cases[] = {
 	KUNIT_CASE(probe_init_failure_undone),
 	{}
@@ -1349,6 +1397,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(glob_index),
 	KUNIT_CASE(walk_names_as_ps),
 	KUNIT_CASE(prefilter_never_rejects_a_match),
+	KUNIT_CASE(filter_ip_errors),
 	{}
 };
 
@@ -1380,6 +1429,7 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(fresh_sample_finds_call),
 	KUNIT_CASE(ipmodify_conflict),
 	KUNIT_CASE(direct_shares_with_ipmodify),
+	KUNIT_CASE(ipmodify_hash_guards),
 	KUNIT_CASE(notrace_and_disabled),
 	{}
 };

@@ -18,7 +18,6 @@
  *               (ftrace_word_address()), else the Nth record in
  *               available_filter_functions order.
  */
-#include <linux/bsearch.h>
 #include <linux/ctype.h>
 #include <linux/glob.h>
 #include <linux/kallsyms.h>
@@ -123,6 +122,7 @@ struct match {
 	bool remove;
 	int found;
 	int err;
+	char *sym;	/* exact names: the name a function prints as */
 };
 
 /* Does the module word of @m select the text of module @name (NULL: vmlinux)? */
@@ -175,13 +175,18 @@ static void match_modules(struct match *m)
 	}
 }
 
-/* Exact name in vmlinux: one binary search per name. */
+/*
+ * Exact name in vmlinux: one binary search per name.  Of several names at
+ * one address (aliases), only the one the function's record prints as
+ * selects it, as a glob would and as in 6.1.
+ */
 static int exact_cb(void *data, unsigned long addr)
 {
 	unsigned long size, off, ip;
 	struct match *m = data;
 
-	if (!kallsyms_lookup_size_offset(addr, &size, &off) || off || !size)
+	if (!kallsyms_lookup(addr, &size, &off, NULL, m->sym) || off || !size ||
+	    strcmp(m->sym, m->func.search))
 		return 0;
 	ip = ftrace_location_range(addr, addr + size - 1);
 	if (ip)
@@ -400,10 +405,18 @@ static void match_vmlinux_walk(struct match *m)
 
 static void match_vmlinux(struct match *m)
 {
-	if (m->func.type == MATCH_FULL)
-		kallsyms_on_each_match_symbol(exact_cb, m->func.search, m);
-	else
+	if (m->func.type != MATCH_FULL) {
 		match_vmlinux_walk(m);
+		return;
+	}
+	m->sym = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!m->sym) {
+		m->err = -ENOMEM;
+		return;
+	}
+	kallsyms_on_each_match_symbol(exact_cb, m->func.search, m);
+	kfree(m->sym);
+	m->sym = NULL;
 }
 
 /**
@@ -551,9 +564,7 @@ bool ftrace_module_known(const char *name)
 
 /* ftrace_lookup_symbols(): names to traceable function addresses. */
 struct sym_lookup {
-	const char **syms;
 	unsigned long *addrs;
-	size_t cnt;
 	size_t found;
 	size_t idx;
 };
@@ -570,51 +581,27 @@ static int lookup_vmlinux_cb(void *data, unsigned long addr)
 	return 1;
 }
 
-static int cmp_name(const void *key, const void *elt)
-{
-	return strcmp(*(const char **)key, *(const char **)elt);
-}
-
-static int lookup_module_cb(void *data, const char *name, struct module *mod,
-			    unsigned long addr)
-{
-	struct sym_lookup *l = data;
-	const char **sym;
-	size_t i;
-
-	sym = bsearch(&name, l->syms, l->cnt, sizeof(*l->syms), cmp_name);
-	if (!sym)
-		return 0;
-	i = sym - l->syms;
-	if (l->addrs[i] || !ftrace_location(addr))
-		return 0;
-	l->addrs[i] = addr;
-	l->found++;
-	return l->found == l->cnt;
-}
-
 /**
  * ftrace_lookup_symbols - the addresses of traceable functions, by name
  * @sorted_syms: function names, sorted with strcmp()
  * @cnt: how many
  * @addrs: receives each function's address (0 where none was found)
  *
- * Each vmlinux name is one binary search in kallsyms' sorted names; the
- * names not found there are looked for in the modules, in one pass.
+ * Each name is one binary search in kallsyms' sorted names of vmlinux.
+ * Module functions are not looked up, as in 6.1: its callers (fprobe,
+ * BPF's kprobe_multi links) hold no reference on a module, so a link to
+ * one would outlive it and trace nothing after a reload.
  *
  * Return: 0 if every name was found, -ESRCH otherwise.
  */
 int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 			  unsigned long *addrs)
 {
-	struct sym_lookup l = { .syms = sorted_syms, .addrs = addrs,
-				.cnt = cnt };
+	struct sym_lookup l = { .addrs = addrs };
 
 	memset(addrs, 0, sizeof(*addrs) * cnt);
 	for (l.idx = 0; l.idx < cnt; l.idx++)
 		kallsyms_on_each_match_symbol(lookup_vmlinux_cb,
 					      sorted_syms[l.idx], &l);
-	if (l.found < cnt)
-		module_kallsyms_on_each_symbol(lookup_module_cb, &l);
 	return l.found == cnt ? 0 : -ESRCH;
 }

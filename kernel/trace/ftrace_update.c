@@ -985,7 +985,13 @@ static bool hashes_in_use(struct ftrace_ops_hash *hashes)
  * hashes, is registered, the call sites are updated; on failure the old
  * hash is restored.
  *
- * Return: 0, -ENOMEM, or the error of the update.
+ * An ops that moves the IP (IPMODIFY) takes no notrace hash, and one
+ * that moves it or calls directly (DIRECT) cannot have its filter emptied
+ * while registered: an empty filter means every function.  Both are
+ * refused as 6.1 refuses them.
+ *
+ * Return: 0, -EINVAL for the two refusals above, -ENOMEM, or the error
+ * of the update.
  */
 int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 			struct ftrace_hash *hash)
@@ -995,6 +1001,12 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 	int ret = 0;
 
 	lockdep_assert_held(&ftrace_lock);
+	if (nt && (ops->flags & FTRACE_OPS_FL_IPMODIFY))
+		return -EINVAL;
+	if (!nt && ftrace_hash_empty(hash) &&
+	    (ops->flags & FTRACE_OPS_FL_ENABLED) &&
+	    (ops->flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT)))
+		return -EINVAL;
 	slot = nt ? &ops->func_hash->notrace_hash :
 			 &ops->func_hash->filter_hash;
 	new = ftrace_hash_resized(hash);
