@@ -94,6 +94,10 @@
  * and the exit status is 1 if a rejected write changed a file or anything
  * unexpected happened (a read or open failing, a file vanishing, a file not
  * going back to its known state, a kernel splat).
+ *
+ * Two more modes serve single ftracetest cases: -P (two writers of one
+ * open filter file) and -R (a listing read again after a rewind); see
+ * shared_fd_race() and rewind_read().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1736,11 +1740,89 @@ static int shared_fd_race(const char *file, char **words, int nwords)
 	return failed ? 1 : 0;
 }
 
+/* Read @fd to its end into @b: with pread(2) from offset 0 if @from_zero. */
+static void read_to_end(int fd, struct sbuf *b, int from_zero)
+{
+	ssize_t n;
+
+	b->len = 0;
+	for (;;) {
+		sb_reserve(b, b->len + 65537);
+		n = from_zero ? pread(fd, b->p + b->len, b->cap - b->len - 1, b->len) :
+				read(fd, b->p + b->len, b->cap - b->len - 1);
+		if (n < 0)
+			die("%s", from_zero ? "pread" : "read");
+		if (!n)
+			break;
+		b->len += n;
+	}
+	b->p[b->len] = 0;
+}
+
+/* How many lines of @b contain @s. */
+static long lines_with(const struct sbuf *b, const char *s)
+{
+	struct line *l;
+	size_t n = split_lines(b->p, b->len, &l), i;
+	long hits = 0;
+
+	for (i = 0; i < n; i++)
+		if (memmem(l[i].p, l[i].n, s, strlen(s)))
+			hits++;
+	free(l);
+	return hits;
+}
+
+/*
+ * -R FILE STRING CMD...: read FILE to its end, run CMD, then read the same
+ * open descriptor again from offset 0, once with pread(2) and once after
+ * lseek(2) to 0.  Prints how many lines contain STRING in each pass:
+ *   tfuzz: rewind: first N pread N lseek N
+ * (A rewound listing must show what CMD changed, a module it loaded say.)
+ */
+static int rewind_read(const char *file, const char *str, char **cmd)
+{
+	struct sbuf b = { 0 };
+	long first, again;
+	char path[300];
+	int fd, st;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s%s", file[0] == '/' ? "" : T, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("open %s", path);
+	read_to_end(fd, &b, 0);
+	first = lines_with(&b, str);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		printf("tfuzz: rewind: %s failed\n", cmd[0]);
+		return 2;
+	}
+	read_to_end(fd, &b, 1);
+	again = lines_with(&b, str);
+	if (lseek(fd, 0, SEEK_SET))
+		die("lseek");
+	read_to_end(fd, &b, 0);
+	printf("tfuzz: rewind: first %ld pread %ld lseek %ld\n", first, again,
+	       lines_with(&b, str));
+	close(fd);
+	free(b.p);
+	return 0;
+}
+
 static void usage(void)
 {
 	printf("usage: tfuzz [-n COUNT] [-s SEED] [-c CASE] [-f FILE]... [-i INSTANCE]\n"
 	       "             [-m ours|upstream] [-S] [-v]\n"
-	       "       tfuzz [-n COUNT] -P FILE WORD...\n");
+	       "       tfuzz [-n COUNT] -P FILE WORD...\n"
+	       "       tfuzz -R FILE STRING CMD [ARG]...\n");
 	exit(2);
 }
 
@@ -1748,11 +1830,11 @@ int main(int argc, char **argv)
 {
 	double t0, el;
 	int opt, i, s, rc;
-	const char *race = NULL;
+	const char *race = NULL, *rewind_file = NULL;
 	long c, step;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "n:s:c:f:i:m:P:Sv")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:s:c:f:i:m:P:R:Sv")) != -1) {
 		switch (opt) {
 		case 'n': count = strtol(optarg, NULL, 0); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
@@ -1774,8 +1856,14 @@ int main(int argc, char **argv)
 		case 'S': strict = 1; break;
 		case 'v': verbose = 1; break;
 		case 'P': race = optarg; break;
+		case 'R': rewind_file = optarg; break;
 		default: usage();
 		}
+	}
+	if (rewind_file) {
+		if (argc - optind < 2)
+			usage();
+		return rewind_read(rewind_file, argv[optind], argv + optind + 1);
 	}
 	if (race) {
 		if (optind == argc || count < 1)

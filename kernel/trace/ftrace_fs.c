@@ -116,8 +116,9 @@ static bool block_may_show(struct fs_iter *it, struct ftrace_block *b)
  *
  * Positions count records, shown or not, so a module loaded or unloaded
  * between two read(2) calls moves the end.  The extra lines (":mod:"
- * words, probes) therefore keep the position at which this reader first
+ * words, probes) therefore keep the position at which this pass first
  * walked past the last record: they are listed once, whatever changed.
+ * A pass starts at position 0 (see fs_start()).
  */
 static void *seek_rec(struct fs_iter *it, loff_t *pos)
 {
@@ -172,6 +173,14 @@ static void *fs_start(struct seq_file *m, loff_t *pos)
 	mutex_lock(&ftrace_lock);
 	/* The blocks may have changed since the last read(2). */
 	it->b = NULL;
+	/*
+	 * Position 0 starts a new pass: the first read, or a reader that
+	 * moved (lseek(2), pread(2) elsewhere than where it stopped), which
+	 * seq_file walks again from 0.  A new pass lists the records there
+	 * are now, so their end is found again.
+	 */
+	if (!*pos)
+		it->at_end = false;
 	return seek_rec(it, pos);
 }
 

@@ -87,6 +87,9 @@ static void pid_reset(struct trace_array *tr, bool no)
 	if (!ftrace_pids_set(tr)) {
 		unregister_trace_sched_switch(sched_switch_probe, tr);
 		mark_all_traced(tr);
+	} else {
+		/* The other list still decides for the running tasks. */
+		on_each_cpu(mark_current, tr, 1);
 	}
 	update_pid_ops();
 	synchronize_rcu();
@@ -211,8 +214,13 @@ static ssize_t pid_write(struct file *file, const char __user *ubuf,
 	rcu_assign_pointer(*pid_slot(tr, no), list);
 	if (!was_set && list)
 		register_trace_sched_switch(sched_switch_probe, tr);
-	if (ftrace_pids_set(tr))
-		on_each_cpu(mark_current, tr, 1);
+	/*
+	 * Whatever the write did (even emptying both lists, which leaves
+	 * the sched_switch probe registered, as in 6.1), the running tasks'
+	 * answers may have changed: a CPU that does not switch tasks soon
+	 * would otherwise keep the old one.
+	 */
+	on_each_cpu(mark_current, tr, 1);
 	update_pid_ops();
 	if (old) {
 		synchronize_rcu();

@@ -464,7 +464,10 @@ static int probe_remove(struct probe_set *p, const struct ftrace_glob *g,
  * The functions leave the probe's hash first; their data is freed only
  * once no CPU can still be running the probe for them.
  *
- * Return: 0, or -EINVAL if no probed function matches @glob.
+ * Return: 0; -ENODEV if @tr has no probe with @probe_ops; -EINVAL if
+ * none of its functions matches @glob, or @glob starts with '!' (what
+ * the filter commands pass on for "!!func:cmd"); or -ENOMEM.  These are
+ * 6.1's codes, which reach user space as the errors of filter writes.
  */
 int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 					  struct ftrace_probe_ops *probe_ops)
@@ -472,11 +475,14 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 	struct ftrace_glob g = { .type = MATCH_MIDDLE_ONLY, .search = "" };
 	struct ftrace_hash *left = NULL, *gone = NULL;
 	struct probe_set *p;
-	int ret = -EINVAL;
-	bool neg;
+	int ret = -ENODEV;
+	bool neg = false;
 
 	if (glob && *glob && strcmp(glob, "*"))
 		ftrace_glob_parse(glob, strlen(glob), &g, &neg);
+	/* A probe is removed by its functions; there is no "all but". */
+	if (neg)
+		return -EINVAL;
 	/* The hashes are freed after ftrace_lock is dropped. */
 	scoped_guard(mutex, &ftrace_lock) {
 		p = probe_find(tr, probe_ops, false);
@@ -659,7 +665,12 @@ static int mod_cancel(struct list_head *mods, const char *func,
 	return ret;
 }
 
-/* Remember "func:mod:module"; the hash then selects nothing until it loads. */
+/*
+ * Remember "func:mod:module".  A filter then selects nothing until the
+ * module loads; a notrace hash is left as it is (an empty one still
+ * excludes nothing, and its file says so, as in 6.1).  The newest word
+ * goes first: the filter files list them in that order, as 6.1 does.
+ */
 static int mod_defer(struct list_head *mods, struct ftrace_hash *hash,
 		     const char *func, const char *module, bool enable)
 {
@@ -671,9 +682,10 @@ static int mod_defer(struct list_head *mods, struct ftrace_hash *hash,
 	ml = mod_entry_new(func, module, enable);
 	if (!ml)
 		return -ENOMEM;
-	list_add_tail(&ml->list, mods);
+	list_add(&ml->list, mods);
 mark:
-	hash->flags |= FTRACE_HASH_FL_MOD;
+	if (enable)
+		hash->flags |= FTRACE_HASH_FL_MOD;
 	return 0;
 }
 
@@ -782,15 +794,18 @@ int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
 			struct list_head *mods, struct ftrace_hash *hash,
 			bool enable)
 {
+	bool waiting;
 	int ret;
 
 	lockdep_assert_held(&ftrace_lock);
 	ftrace_mods_resolve(mods, hash);
 	/*
+	 * Only a filter is marked by its waiting words (see mod_defer()).
 	 * Written only when it changes: @hash may be the shared empty hash
 	 * (a truncating open that wrote nothing, so with no waiting words).
 	 */
-	if (list_empty(mods) == !!(hash->flags & FTRACE_HASH_FL_MOD))
+	waiting = enable && !list_empty(mods);
+	if (waiting != !!(hash->flags & FTRACE_HASH_FL_MOD))
 		hash->flags ^= FTRACE_HASH_FL_MOD;
 	ret = ftrace_ops_set_hash(ops, !enable, hash);
 	if (ret)
