@@ -6,7 +6,8 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
-	check-bpf lint kunit stress debug model bench bench-recordmcount series series-check clean
+	check-bpf lint kunit stress debug model bench bench-recordmcount series series-check clean \
+	diff diff-expect
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
@@ -20,6 +21,8 @@ help:
 	@echo "make debug [ARCH=..] [FLAVOR=..]   KUnit, ftracetest and stress on a KASAN+lockdep kernel"
 	@echo "make model                         spin: the patch protocols, model-checked"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
+	@echo "make diff [ARCH=..]                tracefs scenarios, ours against 6.1 (live and recorded)"
+	@echo "make diff-expect ARCH=..           record 6.1's output of those scenarios"
 	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
 	@echo "make bench-recordmcount [ARCH=..]  time our recordmcount against upstream's"
 	@echo "make series                        the curated patch series (series/) in build/series/"
@@ -82,6 +85,16 @@ check-bpf: setup
 # Full upstream ftracetest run for ARCH, recorded as expectations/ARCH.txt.
 expectations: setup
 	@$(H)/expectations.sh $(ARCH)
+
+# The differential battery (harness/guest/diff.sh): ours and 6.1 booted one
+# after the other, compared with each other and ours with the recorded
+# expectations/diff.ARCH.txt; known differences in expectations/diff-known.txt.
+diff: setup
+	@$(H)/diff.sh $(ARCH)
+
+# 6.1's output of the battery, recorded as expectations/diff.ARCH.txt.
+diff-expect: setup
+	@$(H)/diff.sh $(ARCH) expect
 
 # Benchmarks against the unmodified 6.1 kernel: the core (in-guest, under
 # -icount) and recordmcount.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # initramfs.sh ARCH FLAVOR: the guest's root file system, as a cpio archive.
 #
-# busybox (static, for the guest arch), the guest init, demo and bootcheck
+# busybox (static, for the guest arch), the guest init, demo, bootcheck and diff
 # scripts, the kernel's modules, and ftracetest from the same source tree the
 # kernel was built from, plus the project's cases of harness/ftt in
 # test.d/ftrace-core/ (for every flavor; harness/ftt-btf too when the kernel
@@ -131,6 +131,7 @@ if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$out/.config"; then
 	install -m 644 "$top"/harness/ftt-btf/*.tc "$root/ftrace/test.d/ftrace-core/"
 fi
 install -m 755 "$top/harness/guest/bootcheck.sh" "$root/harness/bootcheck.sh"
+install -m 755 "$top/harness/guest/diff.sh" "$root/harness/diff.sh"
 install -m 755 "$top/harness/guest/nodyncheck.sh" "$root/harness/nodyncheck.sh"
 [ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$root/lib/"
 # Selftests of in-tree ftrace users (livepatch) and the userland they need.
