@@ -20,7 +20,9 @@
 #                expectations/ARCH.txt and functions.ARCH.txt;
 #             2. the project's cases (test.d/ftrace-core) and the benchmark
 #                program's smoke run;
-#             3. the ftrace boot parameters (harness=bootcheck);
+#             3. the ftrace boot parameters (harness=bootcheck), and
+#                make diff's tracefs scenarios against what 6.1 printed
+#                (harness/diff.sh ARCH ours; ours only);
 #             4. the livepatch selftests where expected;
 #             5. make stress's short form (ours only).
 #           With "full", x86_64 then also builds and boots the kernel
@@ -53,6 +55,7 @@ SECONDS=0 run_start=0
 # livepatch selftests 92 s).  TIMEOUT overrides all the ftracetest ones.
 declare -A ftt_timeout=([x86_64]=1200 [arm64]=2400)	# KUnit, upstream's cases
 declare -A core_timeout=([x86_64]=900 [arm64]=1500)	# test.d/ftrace-core
+declare -A diff_timeout=([x86_64]=600 [arm64]=900)	# make diff's scenarios
 bootcheck_timeout=${BOOTCHECK_TIMEOUT:-600}
 kselftest_timeout=${KSELFTEST_TIMEOUT:-900}
 
@@ -230,6 +233,18 @@ arch_stream() {
 		"$top/harness/qemu.sh" "$arch" "$flavor" bootcheck
 	python3 "$top/harness/check.py" bootcheck --name "$name-bootcheck" \
 		--log "$build/logs/check-$name-bootcheck.log" --results "$results"
+
+	# 3b. make diff's scenarios on our kernel, against what 6.1 printed
+	# (expectations/diff.ARCH.txt; harness/diff.sh).
+	if [ "$flavor" = ours ] && [ -f "$top/expectations/diff.$arch.txt" ]; then
+		echo "== $name: tracefs scenarios against 6.1 (make diff)"
+		DIFF_BUILT=1 RESULTS="$results" TIMEOUT="${diff_timeout[$arch]}" \
+			"$top/harness/diff.sh" "$arch" ours > "$build/logs/check-$name-diff.log" 2>&1 || true
+		grep -v '^ok ' "$build/logs/check-$name-diff.log" | sed 's/^/   /'
+		echo "   $(grep -c '^ok ' "$build/logs/check-$name-diff.log") passed; all: build/logs/check-$name-diff.log"
+		sed -n "s/^qemu: ran \([0-9]*\) s of a \([0-9]*\) s timeout/$name-diff \1 \2/p" \
+			"$build/logs/$arch-$flavor-diff.log" >> "$build/logs/guest-times"
+	fi
 
 	# 4. The kernel's selftests of in-tree ftrace users (livepatch), where
 	# upstream's results were measured (expectations/kselftest.ARCH.txt).

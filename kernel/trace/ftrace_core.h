@@ -290,6 +290,7 @@ int ftrace_apply_text(struct ftrace_hash *hash, char *buf, int len,
 		      bool enable);
 
 /* ftrace_probe.c */
+bool ftrace_command_known(const char *name, size_t len);
 int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 		       char *func, char *cmd, char *params, bool enable);
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);

@@ -481,6 +481,29 @@ static int apply_word_locked(struct fs_iter *it, bool enable,
 	return ret;
 }
 
+/*
+ * A word with a ':' in a file that belongs to no trace array, taken as
+ * 6.1 takes it: the graph files match the whole word as a name, which
+ * selects nothing (-EINVAL); stack_trace_filter hands it to its command,
+ * and every command, ":mod:" included, needs a trace array (-ENODEV; an
+ * unknown command is -EINVAL).  0 for any other word.
+ */
+static int colon_word_without_tr(struct fs_iter *it)
+{
+	char *word = it->parser.buffer, *cmd;
+
+	if (it->tr)
+		return 0;
+	cmd = strnchr(word, it->parser.idx, ':');
+	if (!cmd)
+		return 0;
+	if (it->kind == FS_GRAPH || it->kind == FS_GRAPH_NOTRACE)
+		return -EINVAL;
+	cmd++;
+	return ftrace_command_known(cmd, strchrnul(cmd, ':') - cmd) ?
+	       -ENODEV : -EINVAL;
+}
+
 /* Apply one parsed word to the private hash. */
 static int apply_word(struct fs_iter *it)
 {
@@ -491,8 +514,10 @@ static int apply_word(struct fs_iter *it)
 	lockdep_assert_held(&it->write_lock);
 	if (!trace_parser_loaded(&it->parser))
 		return 0;
-	scoped_guard(mutex, &ftrace_lock)
-		ret = apply_word_locked(it, enable, &cw);
+	ret = colon_word_without_tr(it);
+	if (!ret)
+		scoped_guard(mutex, &ftrace_lock)
+			ret = apply_word_locked(it, enable, &cw);
 	if (!ret && cw.cmd)
 		ret = ftrace_run_command(it->tr, it->hash, cw.func, cw.cmd,
 					 cw.params, enable);

@@ -1379,6 +1379,53 @@ static void filter_ip_errors(struct kunit *test)
 	ftrace_free_filter(ops);
 }
 
+/* ftrace_lookup_symbols(): each name once, and found, as in 6.1. */
+static void lookup_symbols_rules(struct kunit *test)
+{
+	const char *syms[2] = { "vfs_read", "vfs_write" };
+	unsigned long addrs[2];
+
+	if (!ftrace_location((unsigned long)vfs_read) ||
+	    !ftrace_location((unsigned long)vfs_write))
+		kunit_skip(test, "vfs_read or vfs_write is not traceable");
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(syms, 2, addrs), 0);
+	KUNIT_EXPECT_NE(test, ftrace_location(addrs[0]), 0UL);
+	KUNIT_EXPECT_NE(test, ftrace_location(addrs[1]), 0UL);
+	KUNIT_EXPECT_NE(test, addrs[0], addrs[1]);
+	syms[1] = "vfs_read";
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(syms, 2, addrs), -ESRCH);
+	syms[0] = "no_such_fn_xyz";
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(syms, 1, addrs), -ESRCH);
+	KUNIT_EXPECT_EQ(test, addrs[0], 0UL);
+}
+
+static void kunit_nop_call(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+}
+
+/* An IP mover or a direct ops with an empty filter ("all") is refused. */
+static void ipmodify_direct_need_filter(struct kunit *test)
+{
+	static const unsigned long kinds[] = {
+		FTRACE_OPS_FL_IPMODIFY, FTRACE_OPS_FL_DIRECT,
+	};
+	struct ftrace_ops *ops;
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, ops);
+		ops->func = kunit_nop_call;
+		ops->flags = kinds[i];
+		ret = register_ftrace_function(ops);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "flags %lx", kinds[i]);
+		if (!ret)
+			unregister_ftrace_function(ops);
+		ftrace_free_filter(ops);
+	}
+}
+
 static struct kunit_case probe_cases[] = {
 	KUNIT_CASE(probe_init_failure_undone),
 	{}
@@ -1398,6 +1445,8 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(walk_names_as_ps),
 	KUNIT_CASE(prefilter_never_rejects_a_match),
 	KUNIT_CASE(filter_ip_errors),
+	KUNIT_CASE(lookup_symbols_rules),
+	KUNIT_CASE(ipmodify_direct_need_filter),
 	{}
 };
 

@@ -592,7 +592,8 @@ static int lookup_vmlinux_cb(void *data, unsigned long addr)
  * BPF's kprobe_multi links) hold no reference on a module, so a link to
  * one would outlive it and trace nothing after a reload.
  *
- * Return: 0 if every name was found, -ESRCH otherwise.
+ * Return: 0 if every name was found, -ESRCH otherwise (also when a name
+ * is given twice).
  */
 int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 			  unsigned long *addrs)
@@ -600,8 +601,12 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 	struct sym_lookup l = { .addrs = addrs };
 
 	memset(addrs, 0, sizeof(*addrs) * cnt);
-	for (l.idx = 0; l.idx < cnt; l.idx++)
+	for (l.idx = 0; l.idx < cnt; l.idx++) {
+		/* A name given twice is found once: -ESRCH, as in 6.1. */
+		if (l.idx && !strcmp(sorted_syms[l.idx], sorted_syms[l.idx - 1]))
+			continue;
 		kallsyms_on_each_match_symbol(lookup_vmlinux_cb,
 					      sorted_syms[l.idx], &l);
+	}
 	return l.found == cnt ? 0 : -ESRCH;
 }

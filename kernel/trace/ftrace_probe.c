@@ -67,6 +67,26 @@ int unregister_ftrace_command(struct ftrace_func_command *cmd)
 	return 0;
 }
 
+/**
+ * ftrace_command_known - is @name a filter command?
+ * @name: the command word, not terminated
+ * @len: its length
+ *
+ * Return: true for "mod" and for the name of a registered command.
+ */
+bool ftrace_command_known(const char *name, size_t len)
+{
+	struct ftrace_func_command *c;
+
+	if (len == 3 && !strncmp(name, "mod", 3))
+		return true;
+	guard(mutex)(&command_lock);
+	list_for_each_entry(c, &ftrace_commands, list)
+		if (strlen(c->name) == len && !strncmp(c->name, name, len))
+			return true;
+	return false;
+}
+
 /*
  * Run the command @cmd on the word's function part.  Commands call back
  * into the probe API, which takes ftrace_lock: the caller must not hold

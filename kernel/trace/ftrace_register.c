@@ -70,8 +70,11 @@ static int ops_admit(struct ftrace_ops *ops)
 		return -EBUSY;
 	ftrace_ops_init(ops);
 #ifdef CONFIG_DYNAMIC_FTRACE
-	/* An ops that moves the IP must say where: an empty filter is "all". */
-	if ((ops->flags & FTRACE_OPS_FL_IPMODIFY) &&
+	/*
+	 * An ops that moves the IP, or calls a direct target, must say
+	 * where: an empty filter is "all" (-EINVAL, as in 6.1).
+	 */
+	if ((ops->flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT)) &&
 	    ftrace_hash_empty(ftrace_ops_hash_locked(ops, false)))
 		return -EINVAL;
 #endif
@@ -568,30 +571,33 @@ static bool permanent_ops_registered(void)
 /*
  * /proc/sys/kernel/ftrace_enabled: 0 turns every call site off except
  * those of permanent ops (refused while one is registered, as in 6.1);
- * any other number turns them back on.
+ * any other number turns them back on.  The number is kept as written
+ * (2 reads back 2, as in 6.1); only whether it is 0 matters.
  */
 static int ftrace_enabled_sysctl(struct ctl_table *table, int write,
 				 void *buffer, size_t *lenp, loff_t *ppos)
 {
-	int want = ftrace_enabled, ret;
+	int want = ftrace_enabled, was, ret;
 	struct ctl_table t = *table;
 
 	t.data = &want;
 	ret = proc_dointvec(&t, write, buffer, lenp, ppos);
 	if (ret || !write)
 		return ret;
-	want = !!want;
 	guard(mutex)(&ftrace_lock);
-	if (want == ftrace_enabled)
-		return 0;
 	if (ftrace_dead)
 		return -ENODEV;
+	was = ftrace_enabled;
+	if (!want == !was) {
+		ftrace_enabled = want;
+		return 0;
+	}
 	if (!want && permanent_ops_registered())
 		return -EBUSY;
 	ftrace_enabled = want;
 	ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
 	if (ret)
-		ftrace_enabled = !want;
+		ftrace_enabled = was;
 	return ret;
 }
 
