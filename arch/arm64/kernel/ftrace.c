@@ -211,15 +211,28 @@ static int text_read(unsigned long addr, u32 *insn)
 	return 0;
 }
 
+/*
+ * @addr's offset in its function, from kallsyms; -1 if it knows of none.
+ * Asked only where a kprobe's BRK hides the word that would tell.
+ */
+static long __kprobes func_offset(unsigned long addr)
+{
+	unsigned long size, offset;
+
+	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
+		return -1;
+	return offset;
+}
+
 /**
  * ftrace_site_func() - the function an ftrace site belongs to
  * @ip: a site, as an ops is called with it, or a function's own address
  *
- * A site follows "mov x9, x30" (which a kprobe on the function's entry
- * replaces with its BRK), and that follows BTI C where the function has
- * a landing pad.  The word before a function is none of these: it ends
- * the function before it, or pads; so a function's address comes back as
- * it is.  BPF's kprobe_multi goes by function addresses (patch 0017).
+ * A site follows "mov x9, x30", and that follows BTI C where the function
+ * has a landing pad.  A kprobe on the function's entry replaces the first
+ * of them with its BRK; a BRK before a function's own address is a kprobe
+ * on the last word of the function before.  The BRK cases ask kallsyms
+ * which it is.  BPF's kprobe_multi goes by function addresses (patch 0017).
  *
  * Return: the address of the function.
  */
@@ -227,11 +240,16 @@ unsigned long __kprobes ftrace_site_func(unsigned long ip)
 {
 	u32 insn;
 
-	if (text_read(ip - AARCH64_INSN_SIZE, &insn) ||
-	    (insn != FTRACE_A64_MOV_X9_LR && insn != BRK64_OPCODE_KPROBES))
+	if (text_read(ip - AARCH64_INSN_SIZE, &insn))
+		return ip;
+	if (insn == BRK64_OPCODE_KPROBES ? func_offset(ip) == 0 :
+	    insn != FTRACE_A64_MOV_X9_LR)
 		return ip;
 	ip -= AARCH64_INSN_SIZE;
-	if (!text_read(ip - AARCH64_INSN_SIZE, &insn) && insn == FTRACE_A64_BTI_C)
+	if (text_read(ip - AARCH64_INSN_SIZE, &insn))
+		return ip;
+	if (insn == FTRACE_A64_BTI_C ||
+	    (insn == BRK64_OPCODE_KPROBES && func_offset(ip) == AARCH64_INSN_SIZE))
 		ip -= AARCH64_INSN_SIZE;
 	return ip;
 }

@@ -6,7 +6,9 @@
  * the per-ops trampoline templates.  Nothing here writes text.
  */
 #include <kunit/test.h>
+#include <linux/fs.h>
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/sizes.h>
 #include <asm/ftrace_insn.h>
 
@@ -166,6 +168,54 @@ static void site_func(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_site_func(w + 3 * 4), w + 3 * 4);
 }
 
+#ifdef CONFIG_KPROBES
+/* One kprobe at @addr, no handlers; false if kprobes refuse the address. */
+static bool probe_at(struct kunit *test, struct kprobe *kp, unsigned long addr)
+{
+	memset(kp, 0, sizeof(*kp));
+	kp->addr = (kprobe_opcode_t *)addr;
+	if (register_kprobe(kp)) {
+		kunit_info(test, "no kprobe at %pS", (void *)addr);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * ftrace_site_func() under real kprobes: one on a function's entry (its
+ * BTI C on a BTI kernel, else its "mov x9, x30"), and one on the last word
+ * of the function before it, which a function's own address follows.
+ */
+static void site_func_under_kprobes(struct kunit *test)
+{
+	unsigned long funcs[] = { (unsigned long)vfs_read,
+				  (unsigned long)vfs_write };
+	unsigned long func, site;
+	struct kprobe kp;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(funcs); i++) {
+		func = funcs[i];
+		site = ftrace_location(func);
+		if (!site)
+			continue;
+		KUNIT_EXPECT_EQ(test, ftrace_site_func(site), func);
+		KUNIT_EXPECT_EQ(test, ftrace_site_func(func), func);
+		if (probe_at(test, &kp, func)) {
+			KUNIT_EXPECT_EQ_MSG(test, ftrace_site_func(site), func,
+					    "kprobe on %pS", (void *)func);
+			unregister_kprobe(&kp);
+		}
+		if (probe_at(test, &kp, func - AARCH64_INSN_SIZE)) {
+			KUNIT_EXPECT_EQ_MSG(test, ftrace_site_func(func), func,
+					    "kprobe on %pS", (void *)func - 4);
+			KUNIT_EXPECT_EQ(test, ftrace_site_func(site), func);
+			unregister_kprobe(&kp);
+		}
+	}
+}
+#endif
+
 static void check_template(struct kunit *test, const u8 *start, const u8 *end)
 {
 	unsigned int reg, seen = 0;
@@ -211,6 +261,9 @@ static struct kunit_case ftrace_insn_cases[] = {
 #if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && defined(CONFIG_MODULES)
 	KUNIT_CASE(tramp_templates),
 	KUNIT_CASE(site_func),
+#endif
+#ifdef CONFIG_KPROBES
+	KUNIT_CASE(site_func_under_kprobes),
 #endif
 	{}
 };
