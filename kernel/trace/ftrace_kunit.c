@@ -10,7 +10,10 @@
  * is refused with -EINVAL and left alone.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <asm/sections.h>
@@ -1426,6 +1429,79 @@ static void ipmodify_direct_need_filter(struct kunit *test)
 	}
 }
 
+struct unregister_work {
+	struct ftrace_ops *ops;
+	struct completion done;
+};
+
+static int unregister_thread(void *data)
+{
+	struct unregister_work *u = data;
+
+	unregister_ftrace_function(u->ops);
+	complete(&u->done);
+	return 0;
+}
+
+/*
+ * A dynamic ops' trampoline stays known (is_ftrace_trampoline(), which
+ * unwinders and kallsyms ask) while its unregistration waits for tasks
+ * that may be inside it: from when its function stops calling it until it
+ * is freed.  Watched from here while a thread unregisters the ops.
+ */
+static void tramp_listed_through_wait(struct kunit *test)
+{
+	unsigned long ip = ftrace_location((unsigned long)vfs_read), tramp;
+	unsigned int moved = 0, known = 0;
+	struct unregister_work u = { };
+	struct task_struct *t;
+	bool k;
+
+	if (!ip || !IS_ENABLED(CONFIG_PREEMPTION))
+		kunit_skip(test, "no traceable vfs_read, or no wait for tasks");
+	u.ops = kunit_kzalloc(test, sizeof(*u.ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, u.ops);
+	u.ops->func = kunit_nop_call;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(u.ops, ip, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(u.ops), 0);
+	tramp = u.ops->trampoline;
+	init_completion(&u.done);
+	if (!tramp || ftrace_site_target(ip) != tramp) {
+		unregister_ftrace_function(u.ops);
+		ftrace_free_filter(u.ops);
+		kunit_skip(test, "vfs_read does not call the ops' own trampoline");
+	}
+	t = kthread_run(unregister_thread, &u, "ftrace-kunit-unreg");
+	if (IS_ERR(t)) {
+		unregister_ftrace_function(u.ops);
+		ftrace_free_filter(u.ops);
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
+		return;
+	}
+	/*
+	 * Once the site no longer calls the trampoline, most of the time to
+	 * the end is the wait for tasks, during which it must stay known.
+	 */
+	while (!completion_done(&u.done)) {
+		if (ftrace_site_target(ip) != tramp) {
+			k = is_ftrace_trampoline(tramp);
+			if (completion_done(&u.done))
+				break;
+			moved++;
+			known += k;
+		}
+		usleep_range(10, 20);
+	}
+	wait_for_completion(&u.done);
+	ftrace_free_filter(u.ops);
+	if (moved < 8)
+		kunit_skip(test, "the wait was too short to watch (%u looks)", moved);
+	KUNIT_EXPECT_GT_MSG(test, 2 * known, moved,
+			    "the trampoline was forgotten before the wait for tasks in it (known in %u of %u looks)",
+			    known, moved);
+	KUNIT_EXPECT_FALSE(test, is_ftrace_trampoline(tramp));
+}
+
 static struct kunit_case probe_cases[] = {
 	KUNIT_CASE(probe_init_failure_undone),
 	{}
@@ -1447,6 +1523,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(filter_ip_errors),
 	KUNIT_CASE(lookup_symbols_rules),
 	KUNIT_CASE(ipmodify_direct_need_filter),
+	KUNIT_CASE(tramp_listed_through_wait),
 	{}
 };
 

@@ -269,14 +269,27 @@ static bool ops_frees_tramp(struct ftrace_ops *ops)
 }
 
 /*
- * Take such an ops off ftrace_tramp_list before the wait that comes before
- * its trampoline is freed: no reader of the list is then still on the ops
- * when its owner frees it.
+ * Take the ops of @ops that are leaving with their trampolines off
+ * ftrace_tramp_list, once the waits after the update are over: until then
+ * a task may be inside a trampoline, and unwinders and kallsyms must still
+ * know it (is_ftrace_trampoline()).  Readers of the list run with
+ * preemption off and may hold an ops they found there, so one more wait
+ * for every CPU to schedule comes before the owners may free them.
  */
-static void tramp_unlist(struct ftrace_ops *ops)
+static void tramp_unlist(struct ftrace_ops **ops, unsigned int n)
 {
-	if (ops_frees_tramp(ops))
-		list_del_rcu(&ops->list);
+	bool any = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if ((ops[i]->flags & FTRACE_OPS_FL_REMOVING) &&
+		    ops_frees_tramp(ops[i])) {
+			list_del_rcu(&ops[i]->list);
+			any = true;
+		}
+	}
+	if (any)
+		ops_quiesce(false);
 }
 #endif
 
@@ -342,10 +355,8 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 			ftrace_arch_tramp_park(ops[i]);
 	}
 	err = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
-	for (i = 0; i < n; i++)
-		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
-			tramp_unlist(ops[i]);
 	ops_quiesce(tasks);
+	tramp_unlist(ops, n);
 	for (i = 0; i < n; i++)
 		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
 			ops_finish(ops[i]);

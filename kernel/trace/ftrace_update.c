@@ -1029,11 +1029,17 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 /*
  * A module's records become traceable just before the module runs: plan
  * them and patch the wanted sites directly, as no CPU executes them yet.
+ * Two ops that change the IP of one new function cannot be refused here,
+ * as the module is loading: as in 6.1, the site gets what its ops want,
+ * and one line says so.  Only an address kept in a filter could make it
+ * (:mod: words wait in trace arrays, whose ops move no IP), and unload
+ * drops a module's addresses from every filter.
  */
 void ftrace_enable_new_records(struct ftrace_block *b)
 {
-	if (!ftrace_plan_block(live_ctx(), b))
-		ftrace_plan_mark(b);
+	if (ftrace_plan_block(live_ctx(), b))
+		pr_warn_once("ftrace: two ops change the IP of a function that just loaded\n");
+	ftrace_plan_mark(b);
 	patch_quiet_block(b, false);
 }
 
