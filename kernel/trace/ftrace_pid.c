@@ -73,6 +73,38 @@ static struct trace_pid_list __rcu **pid_slot(struct trace_array *tr, bool no)
 	return no ? &tr->function_no_pids : &tr->function_pids;
 }
 
+/*
+ * After a pid list changed (@was_set: some list was set before): the
+ * sched_switch probe is registered exactly while a list is set, and each
+ * CPU's word is set again for the task it runs, or to "traced" once no
+ * list is left.  6.1 left the probe registered when an appending write
+ * emptied both lists, so setting a list again registered it twice (a
+ * warning), and an instance removed then kept a probe on a freed array.
+ */
+static void pids_changed(struct trace_array *tr, bool was_set)
+{
+	bool set = ftrace_pids_set(tr);
+
+	if (set && !was_set)
+		register_trace_sched_switch(sched_switch_probe, tr);
+	else if (!set && was_set)
+		unregister_trace_sched_switch(sched_switch_probe, tr);
+	if (set)
+		on_each_cpu(mark_current, tr, 1);
+	update_pid_ops();
+}
+
+/*
+ * After the grace period that follows pids_changed(): a probe that was
+ * still running on another CPU has finished, so the words it wrote can be
+ * set once and for all when no list is left.
+ */
+static void pids_settled(struct trace_array *tr)
+{
+	if (!ftrace_pids_set(tr))
+		mark_all_traced(tr);
+}
+
 /* Empty one list; drop the probe when both are empty. */
 static void pid_reset(struct trace_array *tr, bool no)
 {
@@ -84,15 +116,9 @@ static void pid_reset(struct trace_array *tr, bool no)
 	if (!old)
 		return;
 	rcu_assign_pointer(*pid_slot(tr, no), NULL);
-	if (!ftrace_pids_set(tr)) {
-		unregister_trace_sched_switch(sched_switch_probe, tr);
-		mark_all_traced(tr);
-	} else {
-		/* The other list still decides for the running tasks. */
-		on_each_cpu(mark_current, tr, 1);
-	}
-	update_pid_ops();
+	pids_changed(tr, true);
 	synchronize_rcu();
+	pids_settled(tr);
 	trace_pid_list_free(old);
 }
 
@@ -212,18 +238,16 @@ static ssize_t pid_write(struct file *file, const char __user *ubuf,
 		return ret;
 	was_set = ftrace_pids_set(tr);
 	rcu_assign_pointer(*pid_slot(tr, no), list);
-	if (!was_set && list)
-		register_trace_sched_switch(sched_switch_probe, tr);
 	/*
-	 * Whatever the write did (even emptying both lists, which leaves
-	 * the sched_switch probe registered, as in 6.1), the running tasks'
-	 * answers may have changed: a CPU that does not switch tasks soon
-	 * would otherwise keep the old one.
+	 * Whatever the write did, the running tasks' answers may have
+	 * changed: a CPU that does not switch tasks soon would otherwise
+	 * keep the old one.
 	 */
-	on_each_cpu(mark_current, tr, 1);
-	update_pid_ops();
+	pids_changed(tr, was_set);
+	/* Only a write that had a list to replace can leave none. */
 	if (old) {
 		synchronize_rcu();
+		pids_settled(tr);
 		trace_pid_list_free(old);
 	}
 	*ppos += ret;

@@ -583,14 +583,21 @@ static bool permanent_ops_registered(void)
  * /proc/sys/kernel/ftrace_enabled: 0 turns every call site off except
  * those of permanent ops (refused while one is registered, as in 6.1);
  * any other number turns them back on.  The number is kept as written
- * (2 reads back 2, as in 6.1); only whether it is 0 matters.
+ * (2 reads back 2, as in 6.1); only whether it is 0 matters.  Reading
+ * or writing it once ftrace is dead fails with -ENODEV, as in 6.1.
  */
 static int ftrace_enabled_sysctl(struct ctl_table *table, int write,
 				 void *buffer, size_t *lenp, loff_t *ppos)
 {
-	int want = ftrace_enabled, was, ret;
+	int want, was, ret;
 	struct ctl_table t = *table;
 
+	/* Once ftrace is dead the file is gone in all but name, as in 6.1. */
+	scoped_guard(mutex, &ftrace_lock) {
+		if (ftrace_dead)
+			return -ENODEV;
+		want = ftrace_enabled;
+	}
 	t.data = &want;
 	ret = proc_dointvec(&t, write, buffer, lenp, ppos);
 	if (ret || !write)
@@ -603,8 +610,11 @@ static int ftrace_enabled_sysctl(struct ctl_table *table, int write,
 		ftrace_enabled = want;
 		return 0;
 	}
-	if (!want && permanent_ops_registered())
+	/* 6.1 reads back 1 after this refusal, whatever number was there. */
+	if (!want && permanent_ops_registered()) {
+		ftrace_enabled = 1;
 		return -EBUSY;
+	}
 	ftrace_enabled = want;
 	ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
 	if (ret)
