@@ -13,7 +13,8 @@
  *   ftrace_pid.c      set_ftrace_pid / set_ftrace_notrace_pid
  *   ftrace_direct.c   direct calls
  *   ftrace_filter.c   the filter API and word syntax, boot filters
- *   ftrace_probe.c    function probes, filter commands, :mod: filters
+ *   ftrace_mod.c      :mod: words waiting for their module
+ *   ftrace_probe.c    function probes, filter commands
  *   ftrace_register.c registering and unregistering ops, trampolines,
  *                     IP movers sharing functions with direct ops
  *   ftrace_update.c   the planner (what each site must call), patching,
@@ -296,6 +297,8 @@ int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);
 bool ftrace_ops_is_probe(struct ftrace_ops *ops);
 void ftrace_probes_drop_range(unsigned long start, unsigned long end);
+
+/* ftrace_mod.c */
 int ftrace_mod_word(struct list_head *mods, struct ftrace_hash *hash,
 		    const char *func, const char *module, bool enable);
 int ftrace_mods_copy(struct list_head *dst, struct trace_array *tr,
