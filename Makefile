@@ -7,13 +7,14 @@ H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full expectations \
 	check-bpf lint kunit stress debug model bench bench-recordmcount series series-check clean \
-	diff diff-expect
+	diff diff-expect ftt
 
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
 	@echo "make shell [ARCH=..] [FLAVOR=..]   interactive shell in the same VM"
 	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
 	@echo "make check-full                    the same with every ftracetest case"
+	@echo "make ftt ARCH=.. CASES=..          chosen ftracetest cases in one boot (CASES=test.d/ftrace-core/X.tc,...)"
 	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
 	@echo "make lint [ARCH=..]                sparse, coccinelle and the layer check on the core's files (make check runs sparse and layers)"
 	@echo "make kunit [ARCH=..]               the core's KUnit suites through tools/testing/kunit/kunit.py"
@@ -59,6 +60,10 @@ lint: setup
 
 # The core's KUnit suites as kernel developers run them: kunit.py with
 # kernel/trace/.kunitconfig (its own small kernel, built in build/kunit/).
+# Chosen ftracetest cases in one boot of one kernel.
+ftt: setup
+	@$(H)/ftt.sh $(ARCH) $(FLAVOR) "$(CASES)"
+
 kunit: setup
 	@$(H)/kunit.sh $(ARCH)
 

@@ -9,7 +9,7 @@
 # must pass on each.  6.1's arm64 is not run: it has no direct calls, so
 # its BPF trampolines cannot attach to kernel functions at all.  Not part
 # of make check: BTF makes the builds longer than CI's time allows
-# (README, "In-tree users").
+# (docs/testing.md, "In-tree users").
 # The last line is "N passed, N failed, N skipped".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -36,8 +36,8 @@
 # The kernels build one after another in the background from the start, at
 # the lowest CPU priority, arm64 first (its guests run longest); each
 # stream waits only for its own.  Every guest has a timeout of at least
-# twice the time it was measured to take on a loaded 2-core machine (the
-# README's CI section); a guest that uses more than half of it is listed
+# twice the time it was measured to take on a loaded 2-core machine
+# (docs/testing.md, "CI"); a guest that uses more than half of it is listed
 # at the end.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -50,7 +50,7 @@ rm -rf "$results"; mkdir -p "$results" "$build/logs"
 SECONDS=0 run_start=0
 
 # Guest timeouts in seconds, per arch and boot: at least 2.5 times what
-# each took in a cold CI run on a 2-core machine (README, "CI": arm64
+# each took in a cold CI run on a 2-core machine (docs/testing.md, "CI": arm64
 # 872 s and 547 s, x86_64 375 s and 215 s, bootcheck under 10 s, the
 # livepatch selftests 92 s).  TIMEOUT overrides all the ftracetest ones.
 declare -A ftt_timeout=([x86_64]=1200 [arm64]=2400)	# KUnit, upstream's cases
@@ -263,7 +263,7 @@ arch_stream() {
 
 	# 5. make stress's short form on our kernel: tracers, filters,
 	# instances and modules churning under load, then malformed writes
-	# (harness/stress.sh).  Upstream's baseline is in the README.
+	# (harness/stress.sh).  Upstream's baseline is in docs/testing.md.
 	if [ "$flavor" = ours ]; then
 		echo "== $name: stress (short)"
 		host_suite "stress-$name" env STRESS_BUILT=1 "$top/harness/stress.sh" "$arch" "$flavor" short
