@@ -592,19 +592,20 @@ static int ftrace_enabled_sysctl(struct ctl_table *table, int write,
 	int want, was, ret;
 	struct ctl_table t = *table;
 
-	/* Once ftrace is dead the file is gone in all but name, as in 6.1. */
-	scoped_guard(mutex, &ftrace_lock) {
-		if (ftrace_dead)
-			return -ENODEV;
-		want = ftrace_enabled;
-	}
+	/*
+	 * Under ftrace_lock throughout, as in 6.1: a write that
+	 * proc_dointvec() ignores (a second write() at an offset) leaves
+	 * @want as read, which must still be the current value.  Once
+	 * ftrace is dead the file is gone in all but name.
+	 */
+	guard(mutex)(&ftrace_lock);
+	if (ftrace_dead)
+		return -ENODEV;
+	want = ftrace_enabled;
 	t.data = &want;
 	ret = proc_dointvec(&t, write, buffer, lenp, ppos);
 	if (ret || !write)
 		return ret;
-	guard(mutex)(&ftrace_lock);
-	if (ftrace_dead)
-		return -ENODEV;
 	was = ftrace_enabled;
 	if (!want == !was) {
 		ftrace_enabled = want;

@@ -1133,17 +1133,29 @@ const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 				      const unsigned char **modbuildid,
 				      char *sym)
 {
-	struct ftrace_ops *op = ftrace_ops_trampoline(addr);
+	unsigned long start = 0, len = 0;
+	struct ftrace_ops *op;
 
+	/*
+	 * The caller may be preemptible: read the ops while preemption is
+	 * off, so that the wait before its owner may free it covers us.
+	 */
+	preempt_disable_notrace();
+	op = ftrace_ops_trampoline(addr);
+	if (op) {
+		start = op->trampoline;
+		len = op->trampoline_size;
+	}
+	preempt_enable_notrace();
 	if (!op) {
 		if (modbuildid)
 			*modbuildid = NULL;
 		return ftrace_init_name_lookup(addr, size, off, modname, sym);
 	}
 	if (size)
-		*size = op->trampoline_size;
+		*size = len;
 	if (off)
-		*off = addr - op->trampoline;
+		*off = addr - start;
 	if (modname)
 		*modname = FTRACE_TRAMPOLINE_MOD;
 	if (modbuildid)
