@@ -9,16 +9,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CHECK = os.path.join(HERE, '..', 'check.py')
 sys.path.insert(0, os.path.join(HERE, '..'))
 import check  # noqa: E402
+from util import read_counts, write  # noqa: E402
 
-
-def write(path, text):
-    with open(path, 'w') as f:
-        f.write(text)
-
-
-def read_counts(path):
-    with open(path) as f:
-        return {k: int(v) for k, v in (line.split() for line in f)}
 
 GOOD = """\
 [    0.000000] Linux version 6.1.192

@@ -15,16 +15,8 @@ DOC = os.path.join(TOP, 'Documentation', 'trace', 'ftrace-core.rst')
 SECTION = 'Differences from 6.1 that make diff accepts'
 sys.path.insert(0, os.path.join(HERE, '..'))
 import diff  # noqa: E402
+from util import read_counts, write  # noqa: E402
 
-
-def write(path, text):
-    with open(path, 'w') as f:
-        f.write(text)
-
-
-def read_counts(path):
-    with open(path) as f:
-        return {k: int(v) for k, v in (line.split() for line in f)}
 
 
 def log(*scenarios, done=True):

@@ -469,8 +469,7 @@ static int apply_word_locked(struct fs_iter *it, bool enable,
 	if (has_mods(it))
 		ftrace_mods_resolve(&it->mods, it->hash);
 	before = it->hash->count;
-	ret = ftrace_apply_text(it->hash, word, it->parser.idx,
-				it->tr ? cw : NULL,
+	ret = ftrace_apply_text(it->hash, word, it->parser.idx, cw,
 				has_mods(it) ? &it->mods : NULL, enable);
 	/*
 	 * The graph files refuse a "!" word that removes nothing (the

@@ -21,13 +21,14 @@ static LIST_HEAD(ftrace_commands);
 /* Keeps a command registered while it runs; taken before ftrace_lock. */
 static DEFINE_MUTEX(command_lock);
 
-static struct ftrace_func_command *command_named(const char *name)
+/* The command whose name is the @len bytes at @name. */
+static struct ftrace_func_command *command_named(const char *name, size_t len)
 {
 	struct ftrace_func_command *c;
 
 	lockdep_assert_held(&command_lock);
 	list_for_each_entry(c, &ftrace_commands, list)
-		if (!strcmp(c->name, name))
+		if (strlen(c->name) == len && !strncmp(c->name, name, len))
 			return c;
 	return NULL;
 }
@@ -41,7 +42,7 @@ static struct ftrace_func_command *command_named(const char *name)
 int register_ftrace_command(struct ftrace_func_command *cmd)
 {
 	guard(mutex)(&command_lock);
-	if (command_named(cmd->name))
+	if (command_named(cmd->name, strlen(cmd->name)))
 		return -EBUSY;
 	list_add(&cmd->list, &ftrace_commands);
 	return 0;
@@ -56,7 +57,7 @@ int register_ftrace_command(struct ftrace_func_command *cmd)
 int unregister_ftrace_command(struct ftrace_func_command *cmd)
 {
 	guard(mutex)(&command_lock);
-	if (command_named(cmd->name) != cmd)
+	if (command_named(cmd->name, strlen(cmd->name)) != cmd)
 		return -ENODEV;
 	list_del_init(&cmd->list);
 	return 0;
@@ -71,15 +72,10 @@ int unregister_ftrace_command(struct ftrace_func_command *cmd)
  */
 bool ftrace_command_known(const char *name, size_t len)
 {
-	struct ftrace_func_command *c;
-
 	if (len == 3 && !strncmp(name, "mod", 3))
 		return true;
 	guard(mutex)(&command_lock);
-	list_for_each_entry(c, &ftrace_commands, list)
-		if (strlen(c->name) == len && !strncmp(c->name, name, len))
-			return true;
-	return false;
+	return command_named(name, len);
 }
 
 /*
@@ -95,7 +91,7 @@ int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 
 	lockdep_assert_not_held(&ftrace_lock);
 	guard(mutex)(&command_lock);
-	c = command_named(cmd);
+	c = command_named(cmd, strlen(cmd));
 	return c ? c->func(tr, hash, func, cmd, params, enable) : -EINVAL;
 }
 
