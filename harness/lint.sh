@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lint.sh ARCH: sparse (Debian's) on the core's and back ends' files, in the built
+# lint.sh ARCH: sparse (Debian's) and W=1 on the core's and back ends' files, in the built
 # ARCH-ours kernel (harness/kernel.sh ARCH ours first).  One result per
 # file: a file passes when sparse prints no warning or error for it.
 # The last line is "N passed, N failed, N skipped".
@@ -20,9 +20,11 @@ objs=$(for f in $files; do
 	[ -f "$out/$o" ] && echo "$o"
 done)
 log=$(mktemp)
-# C=2: check each named file whether or not it needs compiling.
+# C=2: check each named file whether or not it needs compiling; W=1:
+# compile them again with the kernel's extra warnings, which fail the
+# file like sparse's.
 make -s -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
-	CC="ccache ${cross}gcc" C=2 CHECK=sparse $objs > "$log" 2>&1
+	CC="ccache ${cross}gcc" C=2 CHECK=sparse W=1 $objs > "$log" 2>&1
 rc=$?
 pass=0 fail=0
 for o in $objs; do

@@ -11,11 +11,12 @@
  * (arch_ftrace_trampoline_free()); ops_list_walk() (the list function,
  * preemption off); ftrace_update_func() (which function the arch caller
  * calls, and with which function_trace_op).  And kernel/trace/
- * ftrace_update.c: ftrace_run_update() and ftrace_modify_all_code() (the
- * arch caller goes to the list function, then the sites are patched, then
- * function_trace_op is set and the caller pointed at the new function),
- * ftrace_plan_block()/who_wants() (a site wanted by one ops that has a
- * trampoline calls the trampoline, otherwise the arch caller).
+ * ftrace_update.c: ftrace_run_update() and update_code() (the arch caller
+ * goes to the list function, then the sites are patched, then
+ * function_trace_op is set and the caller pointed at the new function);
+ * kernel/trace/ftrace_plan.c: ftrace_plan_block()/who_wants() (a site
+ * wanted by one ops that has a trampoline calls the trampoline, otherwise
+ * the arch caller).
  *
  * What is abstracted:
  *   - One traced call site that both ops want.  It holds NOP, a call to

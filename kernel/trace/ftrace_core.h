@@ -17,8 +17,14 @@
  *   ftrace_probe.c    function probes, filter commands
  *   ftrace_register.c registering and unregistering ops, trampolines,
  *                     IP movers sharing functions with direct ops
- *   ftrace_update.c   the planner (what each site must call), patching,
- *                     publishing an ops' new hash
+ *   ftrace_update.c   the update engine: runs a plan, converts fresh
+ *                     blocks, publishes an ops' new hash
+ *   ftrace_batch.c    planned sites to the back end in batches, the
+ *                     failure report
+ *   ftrace_plan.c     the planner: what each site must call; trampoline
+ *                     slots, direct-call targets
+ *   ftrace_tramp.c    the allocated trampolines: their list, addresses
+ *                     and kallsyms names
  *   ftrace_compat.c   <linux/ftrace_arch.h> on the 6.1 arch interface
  *   ftrace_ops.c      the ops list, the list function, pid-aware calls
  *   ftrace_match.c    names and globs to records
@@ -101,7 +107,7 @@ int ftrace_run_update(int command);
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
 int ftrace_tramp_update(struct ftrace_ops *ops);
-/* In ftrace_update.c, which names and frees them. */
+/* In ftrace_tramp.c, which names them to kallsyms. */
 extern struct list_head ftrace_tramp_list;
 
 /* Does @ops make the sites it alone wants call their direct targets? */
@@ -244,10 +250,12 @@ extern u64 ftrace_update_time;
 extern u64 ftrace_total_mod_time;
 void ftrace_enable_new_records(struct ftrace_block *b);
 void ftrace_convert_block(struct ftrace_block *b);
-unsigned long ftrace_site_target(unsigned long ip);
 void ftrace_note_register_time(u64 ns);
 int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 			struct ftrace_hash *hash);
+
+/* ftrace_plan.c */
+unsigned long ftrace_site_target(unsigned long ip);
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 extern struct ftrace_hash __rcu *ftrace_direct_hash;
 #endif

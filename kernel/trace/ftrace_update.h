@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The inside of the update engine (ftrace_update.c): how a plan is made
- * and how planned sites go to the back end in batches.  Only
- * ftrace_update.c and its KUnit suite (ftrace_kunit.c) include this; the
- * other files of the core update the code through ftrace_run_update() and
- * the calls ftrace_core.h lists.
+ * The inside of the update engine: how a plan is made (ftrace_plan.c) and
+ * how planned sites go to the back end in batches (ftrace_batch.c), for
+ * the engine that runs them (ftrace_update.c).  Only these three and
+ * their KUnit suite (ftrace_kunit.c) include this; the other files of the
+ * core update the code through ftrace_run_update() and the calls
+ * ftrace_core.h lists.
  */
 #ifndef _KERNEL_TRACE_FTRACE_UPDATE_H
 #define _KERNEL_TRACE_FTRACE_UPDATE_H
@@ -57,9 +58,18 @@ struct ftrace_batcher {
 	unsigned int batches;
 };
 
+/* ftrace_plan.c */
 unsigned int ftrace_plan_block(const struct ftrace_plan_ctx *ctx,
 			       struct ftrace_block *b);
 void ftrace_plan_mark(struct ftrace_block *b);
+bool ftrace_plan_pending(struct ftrace_plan_ctx *ctx);
+void ftrace_plan_begin(struct ftrace_plan_ctx *ctx);
+void ftrace_plan_site(struct ftrace_plan_ctx *ctx, unsigned long ip, u32 f,
+		      bool enable, struct ftrace_site_change *c);
+bool ftrace_plan_by_flags(const struct ftrace_plan_ctx *ctx, u32 f);
+void ftrace_slots_gc(void);
+
+/* ftrace_batch.c */
 void ftrace_batcher_start(struct ftrace_batcher *bt,
 			  struct ftrace_plan_ctx *ctx,
 			  int (*patch)(struct ftrace_batch *batch),
@@ -69,6 +79,6 @@ int ftrace_batcher_init_block(struct ftrace_batcher *bt, struct ftrace_block *b)
 int ftrace_batcher_init_sample(struct ftrace_batcher *bt,
 			       struct ftrace_block *b, unsigned int step);
 int ftrace_batcher_flush(struct ftrace_batcher *bt);
-void ftrace_slots_gc(void);
+void ftrace_patch_failed(const struct ftrace_batch *batch, int err);
 
 #endif /* _KERNEL_TRACE_FTRACE_UPDATE_H */
