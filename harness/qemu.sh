@@ -21,12 +21,16 @@ initrd="$build/initramfs/$(kname "$arch" "$flavor").cpio"
 append="harness=$mode panic=-1 log_buf_len=4M kunit.enable=${KUNIT:-0}"
 [ -n "$ftt" ] && append="$append ftt=$ftt"
 [ -n "${APPEND:-}" ] && append="$append $APPEND"
-# x86_64 runs its vCPUs in one host thread by default: with one thread per
-# vCPU, QEMU 7.2 now and then livelocks a CPU on an int3 while another CPU
-# patches text (seen on the unmodified kernel as well).  TCG_OPTS overrides.
+# x86_64 and arm64 run their vCPUs in one host thread by default.  With one
+# thread per vCPU, QEMU 7.2 can keep running a block it translated from a
+# page while another vCPU wrote the page (it reads guest code before it
+# locks the page; fixed in QEMU 8.1, "accel/tcg: Always lock pages before
+# translation"): on x86_64 a CPU then livelocks on an int3 already patched
+# away (the unmodified kernel too), on arm64 a callback runs from a site
+# already back to NOP.  TCG_OPTS overrides.
+case "$arch" in x86_64|arm64) TCG_OPTS=${TCG_OPTS-,thread=single} ;; esac
 case "$arch" in
 x86_64)
-	TCG_OPTS=${TCG_OPTS-,thread=single}
 	qemu=(qemu-system-x86_64 -M pc -cpu "${X86_CPU:-qemu64}" -smp "${SMP:-2}" -m 1G)
 	append="console=ttyS0 $append" ;;
 arm64)

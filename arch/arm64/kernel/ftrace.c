@@ -24,9 +24,8 @@
  * guaranteed to fetch the new instruction.  Here the maintenance is done
  * once per run of nearby sites of a batch rather than per instruction,
  * and the event is an IPI to every other CPU (exception entry and return
- * synchronise context), sent after each store pass of a batch (see
- * write_words()): when ftrace_arch_patch() returns, no CPU can run an
- * old instruction.
+ * synchronise context), sent once a batch is stored (see write_words()):
+ * when ftrace_arch_patch() returns, no CPU can run an old instruction.
  *
  * Kernel and module text is mapped read-only, so it is written through a
  * window of its own: a range of kernel virtual addresses, reserved at
@@ -171,18 +170,15 @@ static void sync_words(unsigned int nr)
 /*
  * Write words[0..@nr) and make them visible: through the window, then
  * cache maintenance run by run; with @live, every other CPU then takes
- * an IPI.
+ * an IPI, whose exception entry and return synchronise its context, so
+ * that none of them runs a word of the old text afterwards.
  *
- * Live text is stored twice.  The architecture needs one store, but
- * under QEMU's multi-threaded TCG (7.2) callbacks were seen running
- * from sites whose memory already held the NOP.  Our reading, not
- * confirmed in QEMU's sources: a block translated from a page while
- * the first pass was writing it keeps words the pass had not reached,
- * and the write check misses a translation still in progress.  Once
- * the IPI has returned, every CPU has finished any translation it had
- * begun, so a second store of the same words discards such blocks.  On
- * hardware it rewrites words that already hold those values, which is
- * harmless under the rule above.
+ * One store of each word is what the architecture asks for.  QEMU 7.2's
+ * multi-threaded TCG can keep a block it translated from a page while
+ * the page was being written, with the old words in it (a vCPU reads
+ * guest code before it takes the page's lock: fixed in QEMU 8.1 by
+ * "accel/tcg: Always lock pages before translation"); guests on that
+ * QEMU run their vCPUs in one thread (harness/qemu.sh).
  */
 static void write_words(unsigned int nr, bool live)
 {
@@ -190,12 +186,8 @@ static void write_words(unsigned int nr, bool live)
 		return;
 	store_words(nr);
 	sync_words(nr);
-	if (!live)
-		return;
-	kick_all_cpus_sync();
-	store_words(nr);
-	sync_words(nr);
-	kick_all_cpus_sync();
+	if (live)
+		kick_all_cpus_sync();
 }
 
 /* Read the instruction at @addr; kernel text directly, else guarded. */
@@ -457,31 +449,6 @@ int ftrace_arch_set_graph(bool on)
 {
 	return 0;
 }
-
-#if defined(CONFIG_FTRACE_CORE_KUNIT_TEST) && defined(CONFIG_MODULES)
-/**
- * ftrace_a64_test_poke - overwrite one instruction of a module's text
- * @ip: where, inside the text of a loaded module
- * @insn: the instruction to write
- *
- * Lets a test module damage one of its own call sites, to check that the
- * core refuses to patch it, reports it once and shuts itself off.  Only
- * built with the core's KUnit option.
- *
- * Return: 0, or -EINVAL if @ip is not module text or not aligned.
- */
-int ftrace_a64_test_poke(unsigned long ip, u32 insn)
-{
-	if (!is_module_text_address(ip) || ip & (WORD - 1))
-		return -EINVAL;
-	mutex_lock(&text_mutex);
-	words[0] = (struct text_word){ ip, insn };
-	write_words(1, true);
-	mutex_unlock(&text_mutex);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(ftrace_a64_test_poke);
-#endif
 
 /* Reserve the window: its addresses and page tables, no pages. */
 static int win_pte_note(pte_t *pte, unsigned long addr, void *data)
