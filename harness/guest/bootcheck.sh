@@ -70,15 +70,18 @@ echo "$level" > /proc/sys/kernel/printk
 echo "bootcheck: enabled_functions:"
 sed 's/^/bootcheck: | /' $T/enabled_functions | head -n 5
 
-# Last, a damaged call site (harness/modules/ftcorrupt, on kernels whose
-# back end has the test hook): tracing it must fail with one report and
-# leave ftrace off for good, while the kernel and its trace events go on.
+# Last, a damaged call site (harness/modules/ftcorrupt, built so: no
+# kernel interface writes text for it).  The core finds it as the module
+# loads (a sample of a fresh module's sites is read) or when it is to be
+# traced; either way one report, and ftrace off for good, while the
+# kernel and its trace events go on.
 # It is last because ftrace stays off afterwards.
 [ -f /harness/ftcorrupt.ko ] || exit 0
 echo nop > $T/current_tracer
 echo > $T/set_ftrace_filter
 echo > $T/set_ftrace_notrace
-report='the call site does not hold the expected instruction at ftcorrupt_victim'
+# Named by function once the module is live, by module while it loads.
+report='the call site does not hold the expected instruction at .*(ftcorrupt_victim|in module ftcorrupt)'
 # An instance traces ksys_sync() through its ops' own trampoline while
 # ftrace dies; removing the instance afterwards frees that ops while the
 # frozen site still calls the trampoline, which must call nothing by then
@@ -96,7 +99,7 @@ fi
 echo 1 > /proc/sys/kernel/printk
 echo ftcorrupt_victim > $T/set_ftrace_filter
 echo function > $T/current_tracer 2> /dev/null
-n=$(dmesg | grep -c "$report")
+n=$(dmesg | grep -cE "$report")
 case "$(uname -m)" in
 aarch64) found='f0 03 10 aa' ;;
 *) found='0f 1f 40 00 90' ;;
@@ -104,7 +107,7 @@ esac
 if [ "$n" = 1 ] && dmesg | grep -q "found    $found"; then
 	pass "damaged site reported once, with the bytes found"
 else
-	failed "damaged site reported once" "$n reports naming ftcorrupt_victim"
+	failed "damaged site reported once" "$n reports naming ftcorrupt_victim or its module"
 fi
 # Off for good: the function tracer, started again on every function,
 # patches nothing and traces nothing (as in 6.1, it still "starts").
@@ -122,10 +125,10 @@ if [ "$n" = 0 ] && [ "$e" = 0 ]; then
 else
 	failed "damaged site leaves ftrace off" "$n function entries traced, $e sites enabled"
 fi
-if [ "$(dmesg | grep -c "$report")" = 1 ]; then
+if [ "$(dmesg | grep -cE "$report")" = 1 ]; then
 	pass "damaged site reported no more"
 else
-	failed "damaged site reported no more" "$(dmesg | grep -c "$report") reports"
+	failed "damaged site reported no more" "$(dmesg | grep -cE "$report") reports"
 fi
 if [ -d $inst ]; then
 	echo nop > $inst/current_tracer 2> /dev/null

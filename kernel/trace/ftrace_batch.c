@@ -36,8 +36,10 @@ static const char *bug_kind(int err)
  * @err: what the back end returned: -EFAULT (unreadable), -EINVAL
  *	 (unexpected bytes), -EPERM (write failed) or another error
  *
- * Prints one report naming the site, what it was to change from and to,
- * and the expected and found bytes; ftrace then never patches code again.
+ * Prints one report naming the site (and its module, when the module is
+ * loading, as kallsyms cannot name it yet), what it was to change from
+ * and to, and the expected and found bytes; ftrace then never patches
+ * code again.
  */
 void ftrace_patch_failed(const struct ftrace_batch *batch, int err)
 {
@@ -48,7 +50,13 @@ void ftrace_patch_failed(const struct ftrace_batch *batch, int err)
 		return;
 	ftrace_kill();
 	p = &batch->patch[min(batch->bad, batch->nr - 1)];
-	pr_err("ftrace: %s at %pS: %d\n", bug_kind(err), (void *)p->ip, err);
+	/* kallsyms does not know a module that is still loading: name it. */
+	if (batch->mod)
+		pr_err("ftrace: %s at %pS in module %s, loading: %d\n",
+		       bug_kind(err), (void *)p->ip, module_name(batch->mod), err);
+	else
+		pr_err("ftrace: %s at %pS: %d\n", bug_kind(err), (void *)p->ip,
+		       err);
 	if (batch->len) {
 		pr_err("ftrace: expected %*ph\n", batch->len, batch->expected);
 		pr_err("ftrace: found    %*ph\n", batch->len, batch->found);

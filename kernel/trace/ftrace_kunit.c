@@ -16,6 +16,8 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/syscalls.h>
+#include <linux/uaccess.h>
 #include <asm/sections.h>
 
 #include "ftrace_update.h"
@@ -1502,6 +1504,47 @@ static void tramp_listed_through_wait(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, is_ftrace_trampoline(tramp));
 }
 
+/*
+ * The real back end, asked to change a site that does not hold what the
+ * batch says (a live batch claiming the idle site of ksys_sync() calls
+ * the shared caller), refuses it: nothing written, the site named, and
+ * the bytes it found are the bytes there.  Under ftrace_lock, so that the
+ * site stays idle throughout; the core is not involved, so ftrace lives
+ * on.  A damaged site at module load is make check's bootcheck.
+ */
+static void arch_refuses_mismatch(struct kunit *test)
+{
+	unsigned long ip = ftrace_location((unsigned long)ksys_sync);
+	struct ftrace_patch p = { .ip = ip, .old = FTRACE_ADDR, .new = 0 };
+	struct ftrace_batch b = { .patch = &p, .nr = 1, .live = true };
+	u8 before[MCOUNT_INSN_SIZE], after[MCOUNT_INSN_SIZE];
+	struct ftrace_rec *r;
+	int ret;
+
+	if (!ip)
+		kunit_skip(test, "no traceable ksys_sync");
+	mutex_lock(&ftrace_lock);
+	r = ftrace_find_rec(ip, NULL);
+	if (!r || (r->flags & FTRACE_FL_ENABLED) || ftrace_dead) {
+		mutex_unlock(&ftrace_lock);
+		kunit_skip(test, "ksys_sync is traced now");
+	}
+	ret = copy_from_kernel_nofault(before, (void *)ip, sizeof(before));
+	if (!ret)
+		ret = ftrace_arch_patch(&b);
+	mutex_unlock(&ftrace_lock);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, b.done, 0U);
+	KUNIT_EXPECT_EQ(test, b.bad, 0U);
+	KUNIT_ASSERT_GT(test, b.len, 0U);
+	KUNIT_ASSERT_LE(test, b.len, (unsigned int)sizeof(before));
+	KUNIT_EXPECT_EQ(test, memcmp(b.found, before, b.len), 0);
+	KUNIT_EXPECT_NE(test, memcmp(b.expected, before, b.len), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_kernel_nofault(after, (void *)ip,
+						       sizeof(after)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(after, before, sizeof(before)), 0);
+}
+
 static struct kunit_case probe_cases[] = {
 	KUNIT_CASE(probe_init_failure_undone),
 	{}
@@ -1544,6 +1587,7 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(trampoline_slots_run_out),
 	KUNIT_CASE(plan_all_and_picky_ops),
 	KUNIT_CASE(mismatch_is_not_written),
+	KUNIT_CASE(arch_refuses_mismatch),
 	KUNIT_CASE(touched_and_modified_stick),
 	KUNIT_CASE(batches_sorted_and_bounded),
 	KUNIT_CASE(lone_trampoline_over_many_sites),

@@ -723,41 +723,6 @@ static void *call_dest(unsigned long ip)
 	return (void *)dest;
 }
 
-#if defined(CONFIG_FTRACE_CORE_KUNIT_TEST) && defined(CONFIG_MODULES)
-/**
- * ftrace_x86_test_poke - overwrite bytes of a module's text, for tests
- * @ip: where, inside the text of a loaded module
- * @bytes: what to write
- * @len: how many bytes, at most five
- *
- * Lets a test module damage one of its own call sites, to check that the
- * core refuses to patch it, reports it once and shuts itself off.  Only
- * built with the core's KUnit option.
- *
- * Return: 0, or -EINVAL if @ip is not module text or @len is too long.
- */
-int ftrace_x86_test_poke(unsigned long ip, const u8 *bytes, unsigned int len)
-{
-	unsigned int bad;
-	int ret;
-
-	if (!len || len > SITE || !is_module_text_address(ip) ||
-	    !is_module_text_address(ip + SITE - 1))
-		return -EINVAL;
-	mutex_lock(&text_mutex);
-	sites[0].ip = ip;
-	ret = site_read(ip, sites[0].old);
-	if (!ret) {
-		memcpy(sites[0].new, sites[0].old, SITE);
-		memcpy(sites[0].new, bytes, len);
-		ret = write_sites(1, false, false, &bad);
-	}
-	mutex_unlock(&text_mutex);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(ftrace_x86_test_poke);
-#endif
-
 #if defined(CONFIG_X86_64) && defined(CONFIG_MODULES)
 
 /* What a trampoline copies from a shared caller, as offsets into it. */

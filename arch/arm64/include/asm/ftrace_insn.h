@@ -113,8 +113,4 @@ static inline int ftrace_a64_site(unsigned long pc, unsigned long dest, u32 *ins
 	return ftrace_a64_bl(pc, dest, insn);
 }
 
-#if defined(CONFIG_FTRACE_CORE_KUNIT_TEST) && defined(CONFIG_MODULES)
-int ftrace_a64_test_poke(unsigned long ip, u32 insn);
-#endif
-
 #endif /* _ASM_ARM64_FTRACE_INSN_H */

@@ -177,10 +177,6 @@ void ftrace_graph_call(void);
 void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer);
 
-#if defined(CONFIG_FTRACE_CORE_KUNIT_TEST) && defined(CONFIG_MODULES)
-int ftrace_x86_test_poke(unsigned long ip, const u8 *bytes, unsigned int len);
-#endif
-
 #ifdef CONFIG_DYNAMIC_FTRACE
 bool ftrace_int3_handler(struct pt_regs *regs);
 #else
