@@ -193,6 +193,9 @@ arch_stream() {
 	kernel_ready "$name" || return
 	# sparse on the core's files of this build (harness/lint.sh).
 	[ "$flavor" = ours ] && host_suite "sparse-$arch" "$top/harness/lint.sh" "$arch"
+	# The porting guide's skeleton back end compiles against this tree
+	# (W=1), and is checkpatch and kernel-doc clean (harness/skeleton.sh).
+	[ "$flavor" = ours ] && host_suite "skeleton-$arch" "$top/harness/skeleton.sh" "$arch"
 
 	# 1. KUnit, the boot self-tests and upstream's cases (every directory
 	# of test.d but ftrace-core).

@@ -127,6 +127,34 @@ bool ftrace_arch_fresh_idle(void);
  * visible to every CPU: a CPU that calls through a site afterwards
  * reaches @new.
  *
+ * An @init batch only ever has @new 0: fresh sites become idle.  Their
+ * @old, MCOUNT_ADDR, stands for what the build left there: the compiler's
+ * call, or whatever idle instruction the compiler or the build wrote
+ * instead (patchable function entries are NOPs); the back end knows which
+ * it accepts.  @changed means something only for an @init batch.
+ *
+ * A batch with @live false is text no CPU executes yet: the kernel's at
+ * boot, or a module's before it runs.  The back end may skip its
+ * cross-CPU protocol, but the text may already be mapped read-only (a
+ * module's is, once it is formed), so it still writes through its text
+ * patching path.
+ *
+ * When @new is out of reach of a site's call, the back end may make the
+ * site call something equivalent it can reach (the register-saving
+ * shared caller, which serves every ops, or a veneer that leads to
+ * @new); the core reads what a site calls back only through
+ * ftrace_arch_tramp_callee().  If nothing equivalent is in reach, it
+ * refuses the site like any other.
+ *
+ * On -EFAULT and -EPERM, @bad is the site that failed; @len may be 0
+ * when the back end has no bytes to show.
+ *
+ * Context: ftrace_lock held.  At boot (ftrace_init(), the kernel's own
+ * sites) the only CPU runs with interrupts disabled: the back end must
+ * not sleep or send IPIs then, which a batch with @live false needs
+ * neither; it takes text_mutex itself.  Module sites come with the
+ * module loader's locks held, in task context.
+ *
  * Return: 0; -EINVAL (a site does not hold @old), -EFAULT (a site cannot
  * be read), -EPERM (a site cannot be written), or another negative error.
  */
@@ -139,7 +167,10 @@ int ftrace_arch_patch(struct ftrace_batch *batch);
  * The core publishes function_trace_op, and makes it visible on every
  * CPU, before it asks for an ops' own function; it switches to the list
  * function (which does not use function_trace_op) before it changes
- * function_trace_op.
+ * function_trace_op.  So when this returns, the new call must be what
+ * every CPU executes from then on, as for ftrace_arch_patch().  When
+ * @func is out of reach of the caller's call, calling the list function
+ * instead is correct (it calls every ops that wants the site).
  *
  * Return: 0, or a negative error (ftrace then shuts itself off).
  */
@@ -148,6 +179,11 @@ int ftrace_arch_set_func(ftrace_func_t func);
 /**
  * ftrace_arch_set_graph - turn the graph tracer's entry hook on or off
  * @on: whether the callers go to the graph entry code after the tracers
+ *
+ * For an arch whose shared callers jump to a graph hook of their own (the
+ * 6.1 scheme).  A back end that makes the graph tracer an ops (it defines
+ * ftrace_graph_func(), which the core registers like any ops' function)
+ * has nothing to switch and returns 0.
  *
  * Return: 0, or a negative error (ftrace then shuts itself off).
  */
@@ -186,6 +222,9 @@ int ftrace_arch_tramp_update(struct ftrace_ops *ops);
 /**
  * ftrace_arch_tramp_free - free the trampoline the back end made for @ops
  * @ops: an ops no CPU can be running the trampoline of any more
+ *
+ * The core calls it only for an ops with FTRACE_OPS_FL_ALLOC_TRAMP, and
+ * clears that flag afterwards; the back end clears @ops->trampoline.
  */
 void ftrace_arch_tramp_free(struct ftrace_ops *ops);
 
@@ -208,9 +247,11 @@ void ftrace_arch_tramp_park(struct ftrace_ops *ops);
  * @ops: the ops whose trampoline it is, or NULL for the shared caller
  * @regs: the site calls the register-saving variant
  *
- * For the enabled_functions file only.
+ * For the enabled_functions file only, which shows the callee after the
+ * site's target ("->" and the function), as 6.1 does for trampolines.
  *
- * Return: the function called, or NULL if the back end cannot tell.
+ * Return: the function called, or NULL if the back end cannot tell (the
+ * line then shows the target alone).
  */
 void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs);
 
