@@ -26,10 +26,12 @@
  *   ftrace_tramp.c    the allocated trampolines: their list, addresses
  *                     and kallsyms names
  *   ftrace_compat.c   <linux/ftrace_arch.h> on the 6.1 arch interface
+ *   ftrace_nodyn.c    without dynamic ftrace: the update, ops set-up
  *   ftrace_ops.c      the ops list, the list function, pid-aware calls
  *   ftrace_match.c    names and globs to records
  *   ftrace_hash.c     ip sets (filter/notrace hashes) and the ip->data mapper
- *   ftrace_records.c  call-site records, ftrace_lock
+ *   ftrace_records.c  call-site records
+ *   ftrace_base.c     ftrace_lock and ftrace_dead, in every configuration
  *
  * Where a lower layer needs something of a higher one, the higher one
  * passes it down (an ops' callback, the batcher's patch function).
@@ -92,6 +94,7 @@ void ftrace_ops_init_hashes(struct ftrace_ops *ops,
 			    struct ftrace_ops_hash *hashes);
 bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
 bool ftrace_ops_wants_all(struct ftrace_ops *ops);
+bool ftrace_ops_filter_empty(struct ftrace_ops *ops);
 /* Is @ops active (registered, and ftrace_enabled is @enabled or it is permanent)? */
 static inline bool ftrace_ops_active_in(struct ftrace_ops *ops, bool enabled)
 {
@@ -101,13 +104,14 @@ static inline bool ftrace_ops_active_in(struct ftrace_ops *ops, bool enabled)
 
 void ftrace_update_func(void);
 struct ftrace_ops *ftrace_wanted_op(void);
-/* In ftrace_update.c; without dynamic ftrace, in ftrace_ops.c. */
+ftrace_func_t ftrace_wanted_func(void);
+/* In ftrace_update.c; without dynamic ftrace, in ftrace_nodyn.c. */
 int ftrace_run_update(int command);
 /* ftrace_register.c */
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
 int ftrace_tramp_update(struct ftrace_ops *ops);
-/* In ftrace_tramp.c, which names them to kallsyms. */
+/* In ftrace_tramp.c, which names them to kallsyms (ftrace_nodyn.c: empty). */
 extern struct list_head ftrace_tramp_list;
 
 /* Does @ops make the sites it alone wants call their direct targets? */

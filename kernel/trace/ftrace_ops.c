@@ -42,12 +42,6 @@ ftrace_func_t ftrace_trace_function __read_mostly = ftrace_stub;
 /* Dynamic ftrace turns this on once the call sites are NOPs (ftrace_init()). */
 int ftrace_enabled __read_mostly = !IS_ENABLED(CONFIG_DYNAMIC_FTRACE);
 
-#ifndef CONFIG_DYNAMIC_FTRACE
-/* With dynamic ftrace, the bottom layer (ftrace_records.c) has these. */
-DEFINE_MUTEX(ftrace_lock);
-bool ftrace_dead;
-#endif
-
 struct ftrace_ops global_ops = {
 	.func		= ftrace_stub,
 #ifdef CONFIG_DYNAMIC_FTRACE
@@ -210,6 +204,17 @@ bool ftrace_ops_wants_all(struct ftrace_ops *ops)
 }
 
 /**
+ * ftrace_ops_filter_empty - is @ops' filter empty (every function)?
+ * @ops: the ops
+ *
+ * Return: true if its filter hash has no entry.
+ */
+bool ftrace_ops_filter_empty(struct ftrace_ops *ops)
+{
+	return ftrace_hash_empty(ops_hash(ops, false));
+}
+
+/**
  * ftrace_ops_test - should the list function call @ops for @ip?
  * @ops: the ops
  * @ip: the call-site address
@@ -259,11 +264,6 @@ void ftrace_ops_init_hashes(struct ftrace_ops *ops,
 void ftrace_ops_init(struct ftrace_ops *ops)
 {
 	ftrace_ops_init_hashes(ops, &ops->local_hash);
-}
-#else
-void ftrace_ops_init(struct ftrace_ops *ops)
-{
-	ops->flags |= FTRACE_OPS_FL_INITIALIZED;
 }
 #endif
 
@@ -318,6 +318,12 @@ void ftrace_update_func(void)
 struct ftrace_ops *ftrace_wanted_op(void)
 {
 	return wanted_op;
+}
+
+/* The function ftrace_update_func() chose for the arch caller. */
+ftrace_func_t ftrace_wanted_func(void)
+{
+	return wanted_func;
 }
 
 /*
@@ -428,41 +434,3 @@ void ftrace_kill(void)
 	ftrace_enabled = 0;
 	ftrace_trace_function = ftrace_stub;
 }
-
-#ifndef CONFIG_DYNAMIC_FTRACE
-/**
- * ftrace_run_update - point the arch handler at what the ops list needs
- * @command: FTRACE_* commands; without dynamic ftrace there is no code to
- *	     patch, so they are ignored
- *
- * Called with ftrace_lock held.  The handler reads ftrace_trace_function
- * (and, where the arch passes ops, function_trace_op) on every call, so
- * the new choice is live as soon as it is stored.  The two are separate
- * loads, with no barrier between them on the handler's side: when the ops
- * changes, every CPU first moves to the list function (which ignores its
- * ops argument), and every CPU passes a full barrier (the grace period
- * makes each one schedule) between the new ops and the new function.
- *
- * Return: 0, or -ENODEV once ftrace is dead.
- */
-int ftrace_run_update(int command)
-{
-	lockdep_assert_held(&ftrace_lock);
-	if (ftrace_dead)
-		return -ENODEV;
-	ftrace_update_func();
-	if (wanted_op != function_trace_op) {
-		if (ftrace_trace_function != ftrace_stub &&
-		    ftrace_trace_function != ftrace_ops_list_func) {
-			WRITE_ONCE(ftrace_trace_function, ftrace_ops_list_func);
-			synchronize_rcu_tasks_rude();
-		}
-		function_trace_op = wanted_op;
-		if (wanted_func != ftrace_stub &&
-		    wanted_func != ftrace_ops_list_func)
-			synchronize_rcu_tasks_rude();
-	}
-	WRITE_ONCE(ftrace_trace_function, wanted_func);
-	return 0;
-}
-#endif

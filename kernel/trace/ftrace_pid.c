@@ -27,11 +27,9 @@ static void update_pid_ops(void)
 		    !(op->flags & FTRACE_OPS_FL_ENABLED))
 			continue;
 		ftrace_pid_ops_update(op);
-#ifdef CONFIG_DYNAMIC_FTRACE
 		/* On failure the trampoline keeps calling what it called. */
 		if (op->trampoline && (op->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
 			ftrace_tramp_update(op);
-#endif
 	} while_for_each_ftrace_op(op);
 	ftrace_run_update(0);
 }

@@ -260,16 +260,19 @@ static int prof_tables_reset_to(unsigned int size)
 	return 0;
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE
 /* How many functions the profiler may see. */
 static unsigned long prof_functions(void)
 {
-#ifdef CONFIG_DYNAMIC_FTRACE
 	return ftrace_nr_records();
-#else
-	/* Any function may call mcount: size for a kernel's worth of them. */
-	return 20000;
-#endif
 }
+#else
+/* Any function may call mcount: size for a kernel's worth of them. */
+static unsigned long prof_functions(void)
+{
+	return 20000;
+}
+#endif
 
 static int prof_start(void)
 {

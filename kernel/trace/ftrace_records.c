@@ -25,13 +25,6 @@
 
 #include "ftrace_core.h"
 
-/*
- * The core's lock (the order of all its locks is in ftrace_core.h), and
- * whether the core has shut itself off.
- */
-DEFINE_MUTEX(ftrace_lock);
-bool ftrace_dead;
-
 struct ftrace_block __rcu *ftrace_blocks;
 
 /* Statistics for dyn_ftrace_total_info. */

@@ -69,15 +69,14 @@ static int ops_admit(struct ftrace_ops *ops)
 	if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
 		return -EBUSY;
 	ftrace_ops_init(ops);
-#ifdef CONFIG_DYNAMIC_FTRACE
 	/*
 	 * An ops that moves the IP, or calls a direct target, must say
-	 * where: an empty filter is "all" (-EINVAL, as in 6.1).
+	 * where: an empty filter is "all" (-EINVAL, as in 6.1).  Without
+	 * dynamic ftrace no ops has a filter.
 	 */
 	if ((ops->flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT)) &&
-	    ftrace_hash_empty(ftrace_ops_hash_locked(ops, false)))
+	    ftrace_ops_filter_empty(ops))
 		return -EINVAL;
-#endif
 	ret = check_regs_flags(ops);
 	if (ret)
 		return ret;
@@ -97,7 +96,6 @@ static int ops_admit(struct ftrace_ops *ops)
 	return 0;
 }
 
-#ifdef CONFIG_DYNAMIC_FTRACE
 /*
  * After the back end was asked for a trampoline: an ops that now has one
  * the back end made joins ftrace_tramp_list, unless it was on it already
@@ -167,18 +165,19 @@ static void tramp_free(struct ftrace_ops *ops)
 	ftrace_arch_tramp_free(ops);
 }
 
-/**
- * ftrace_startup - add @ops to the list and patch the sites it wants
+/*
+ * ops_startup - add @ops to the list and patch the sites it wants
  * @ops: an initialised ops that is not registered
  * @command: extra FTRACE_* commands (fgraph passes FTRACE_START_FUNC_RET)
  *
- * Called with ftrace_lock held.
+ * Called with ftrace_lock held.  Without dynamic ftrace there is no site
+ * to patch and no trampoline (ftrace_nodyn.c); the rest is the same.
  *
  * Return: 0, -ENODEV once ftrace is dead, -EBUSY if @ops is registered
  * already, -EINVAL for flags the arch cannot honour, or the error of the
  * update (the ops is then not registered).
  */
-int ftrace_startup(struct ftrace_ops *ops, int command)
+static int ops_startup(struct ftrace_ops *ops, int command)
 {
 	int ret = ops_admit(ops);
 
@@ -195,12 +194,11 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 	if (!ret)
 		ret = ftrace_tramp_update(ops);
 	if (ret) {
-		ftrace_shutdown(ops, 0);
+		ftrace_shutdown_batch(&ops, 1, 0);
 		return ret;
 	}
 	return 0;
 }
-#endif
 
 static void list_remove(struct ftrace_ops *ops)
 {
@@ -257,7 +255,6 @@ static bool ops_needs_tasks_rcu(struct ftrace_ops *ops)
 	return ops->flags & FTRACE_OPS_FL_DYNAMIC;
 }
 
-#ifdef CONFIG_DYNAMIC_FTRACE
 /*
  * A dynamic ops' trampoline goes when the ops does.  While
  * FTRACE_OPS_FL_ALLOC_TRAMP is set, the ops is on ftrace_tramp_list.
@@ -291,7 +288,6 @@ static void tramp_unlist(struct ftrace_ops **ops, unsigned int n)
 	if (any)
 		ops_quiesce(false);
 }
-#endif
 
 static void ops_detach(struct ftrace_ops *ops)
 {
@@ -302,20 +298,17 @@ static void ops_detach(struct ftrace_ops *ops)
 
 static void ops_finish(struct ftrace_ops *ops)
 {
-#ifdef CONFIG_DYNAMIC_FTRACE
 	if (ops_frees_tramp(ops)) {
 		/* After a failed update a site may still call the trampoline. */
 		if (!ftrace_dead)
 			tramp_free(ops);
 		ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
 	}
-#endif
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
 	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)
 		ops->func = ops->saved_func;
 }
 
-#ifdef CONFIG_DYNAMIC_FTRACE
 /**
  * ftrace_shutdown_batch - unregister several ops with one update and one wait
  * @ops: the ops; those not registered are skipped
@@ -372,6 +365,23 @@ void ftrace_ops_quiesce(struct ftrace_ops *ops)
 	ops_quiesce(ops_needs_tasks_rcu(ops));
 }
 
+#ifdef CONFIG_DYNAMIC_FTRACE
+/**
+ * ftrace_startup - add @ops to the list and patch the sites it wants
+ * @ops: an initialised ops that is not registered
+ * @command: extra FTRACE_* commands (fgraph passes FTRACE_START_FUNC_RET)
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, -ENODEV once ftrace is dead, -EBUSY if @ops is registered
+ * already, -EINVAL for flags the arch cannot honour, or the error of the
+ * update (the ops is then not registered).
+ */
+int ftrace_startup(struct ftrace_ops *ops, int command)
+{
+	return ops_startup(ops, command);
+}
+
 /**
  * ftrace_shutdown - remove @ops from the list and unpatch what it alone used
  * @ops: a registered ops
@@ -388,28 +398,17 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
 }
 #else
 /*
- * Without dynamic ftrace, ftrace_startup() and ftrace_shutdown() are macros
- * of ftrace_internal.h around these two (called with ftrace_lock held).
+ * Without dynamic ftrace, ftrace_startup() and ftrace_shutdown() are
+ * macros of ftrace_internal.h around these two, with the same meaning.
  */
 int __register_ftrace_function(struct ftrace_ops *ops)
 {
-	int ret = ops_admit(ops);
-
-	if (!ret)
-		ftrace_run_update(0);
-	return ret;
+	return ops_startup(ops, 0);
 }
 
 int __unregister_ftrace_function(struct ftrace_ops *ops)
 {
-	lockdep_assert_held(&ftrace_lock);
-	if (!(ops->flags & FTRACE_OPS_FL_ENABLED))
-		return -EBUSY;
-	ops_detach(ops);
-	ftrace_run_update(0);
-	ops_quiesce(ops_needs_tasks_rcu(ops));
-	ops_finish(ops);
-	return 0;
+	return ftrace_shutdown_batch(&ops, 1, 0);
 }
 #endif
 
