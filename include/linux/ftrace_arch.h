@@ -135,9 +135,11 @@ bool ftrace_arch_fresh_idle(void);
  *
  * A batch with @live false is text no CPU executes yet: the kernel's at
  * boot, or a module's before it runs.  The back end may skip its
- * cross-CPU protocol, but the text may already be mapped read-only (a
- * module's is, once it is formed), so it still writes through its text
- * patching path.
+ * cross-CPU protocol.  An @init batch's text is still writable (the
+ * kernel's before its text is made read-only, a module's before it is
+ * formed) and may be stored to in place; a module's sites enabled just
+ * before it runs are read-only by then, and go through the back end's
+ * text patching path.
  *
  * When @new is out of reach of a site's call, the back end may make the
  * site call something equivalent it can reach (the register-saving
@@ -149,11 +151,12 @@ bool ftrace_arch_fresh_idle(void);
  * On -EFAULT and -EPERM, @bad is the site that failed; @len may be 0
  * when the back end has no bytes to show.
  *
- * Context: ftrace_lock held.  At boot (ftrace_init(), the kernel's own
- * sites) the only CPU runs with interrupts disabled: the back end must
- * not sleep or send IPIs then, which a batch with @live false needs
- * neither; it takes text_mutex itself.  Module sites come with the
- * module loader's locks held, in task context.
+ * Context: ftrace_lock held (and trace_types_lock when a module's sites
+ * are enabled as it goes live); no lock of the module loader.  At boot
+ * (ftrace_init(), the kernel's own sites) the only CPU runs with
+ * interrupts disabled: the back end must not sleep or send IPIs then,
+ * which a batch with @live false needs neither.  The back end takes
+ * text_mutex itself where its writes need it.
  *
  * Return: 0; -EINVAL (a site does not hold @old), -EFAULT (a site cannot
  * be read), -EPERM (a site cannot be written), or another negative error.

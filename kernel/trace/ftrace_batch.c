@@ -46,6 +46,7 @@ void ftrace_patch_failed(const struct ftrace_batch *batch, int err)
 	const struct ftrace_patch *p;
 	u8 found[MCOUNT_INSN_SIZE];
 
+	lockdep_assert_held(&ftrace_lock);
 	if (ftrace_dead)
 		return;
 	ftrace_kill();

@@ -1536,13 +1536,20 @@ static void arch_refuses_mismatch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	KUNIT_EXPECT_EQ(test, b.done, 0U);
 	KUNIT_EXPECT_EQ(test, b.bad, 0U);
+	KUNIT_ASSERT_EQ(test, copy_from_kernel_nofault(after, (void *)ip,
+						       sizeof(after)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(after, before, sizeof(before)), 0);
+	/*
+	 * Our back ends say what they expected and found; the 6.1 arch
+	 * interface under ftrace_compat.c may not (arm's does not), and
+	 * the report then reads the site itself.
+	 */
+	if (!IS_ENABLED(CONFIG_HAVE_FTRACE_ARCH_BATCH) && !b.len)
+		return;
 	KUNIT_ASSERT_GT(test, b.len, 0U);
 	KUNIT_ASSERT_LE(test, b.len, (unsigned int)sizeof(before));
 	KUNIT_EXPECT_EQ(test, memcmp(b.found, before, b.len), 0);
 	KUNIT_EXPECT_NE(test, memcmp(b.expected, before, b.len), 0);
-	KUNIT_ASSERT_EQ(test, copy_from_kernel_nofault(after, (void *)ip,
-						       sizeof(after)), 0);
-	KUNIT_EXPECT_EQ(test, memcmp(after, before, sizeof(before)), 0);
 }
 
 static struct kunit_case probe_cases[] = {

@@ -490,6 +490,7 @@ bool ftrace_plan_pending(struct ftrace_plan_ctx *ctx)
 	struct ftrace_block *b;
 	struct ftrace_rec *r;
 
+	lockdep_assert_held(&ftrace_lock);
 	for_each_ftrace_block(b) {
 		for (r = b->recs; r < b->recs + b->count; r++) {
 			if (rec_action(ctx, ftrace_rec_ip(b, r), r->flags, true) !=

@@ -4,16 +4,16 @@
  * end refuses to patch a site that does not hold what it expects
  * (harness/guest/bootcheck.sh).  The damage is in the module as built:
  * ftcorrupt_victim() (ftcorrupt_site.S) is recorded in __mcount_loc like
- * any traced function, but its site holds other code, harmless to run
- * and not the NOP the build writes there:
+ * any traced function (24 others beside it), but its site holds other
+ * code, harmless to run and not the NOP the build writes there:
  *   x86_64: two NOPs of other lengths (nopl 0x0(%rax); nop), bytes
  *	     0f 1f 40 00 90;
  *   arm64:  "mov x16, x16" (x16 is free at a function's entry), bytes
  *	     f0 03 10 aa, after the build's "mov x9, x30".
- * No kernel interface writes text for it.  The core must find the damage
- * when it first checks the site, as the module loads (the back end reads
- * a sample of a fresh module's sites) or when the site is to be traced,
- * report it once, and stay off for good.
+ * No kernel interface writes text for it.  The core must refuse the
+ * site when it is first to be traced (the sample of sites the core reads
+ * as the module loads leaves it out: see ftcorrupt_site.S), report it
+ * once, and stay off for good.
  */
 #include <linux/module.h>
 
