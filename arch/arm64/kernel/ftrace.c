@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The arm64 back end of the dynamic ftrace core (<linux/ftrace_arch.h>),
- * and the graph tracer's entry hook.
+ * The arm64 back end of the dynamic ftrace core (<linux/ftrace_arch.h>);
+ * the graph tracer's entry hook is ftrace_graph.c.
  *
  * A call site is one instruction, the second of a function's two
  * patchable entry words: a NOP, or "bl <caller>" (<asm/ftrace.h>).  The
@@ -40,6 +40,7 @@
 #define pr_fmt(fmt) "ftrace: " fmt
 
 #include <linux/ftrace.h>
+#include <linux/ftrace_arch.h>
 #include <linux/kallsyms.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
@@ -56,9 +57,6 @@
 #include <asm/ftrace_insn.h>
 #include <asm/set_memory.h>
 #include <asm/tlbflush.h>
-
-#ifdef CONFIG_DYNAMIC_FTRACE
-#include <linux/ftrace_arch.h>
 
 #define WORD	AARCH64_INSN_SIZE
 
@@ -646,51 +644,3 @@ void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
 }
 
 #endif /* CONFIG_MODULES */
-
-#endif /* CONFIG_DYNAMIC_FTRACE */
-
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
-/**
- * prepare_ftrace_return - route a traced function's return through the
- *	graph tracer
- * @ip: the traced function's call site
- * @parent: where its return address is kept until it returns
- * @frame_pointer: its caller's frame pointer, which names the return
- *	for the unwinder and is checked again on return
- */
-void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
-			   unsigned long frame_pointer)
-{
-	int bit;
-
-	if (unlikely(ftrace_graph_is_dead() ||
-		     atomic_read(&current->tracing_graph_pause)))
-		return;
-	bit = ftrace_test_recursion_trylock(ip, *parent);
-	if (bit < 0)
-		return;
-	if (!function_graph_enter(*parent, ip, frame_pointer,
-				  (unsigned long *)frame_pointer))
-		*parent = (unsigned long)return_to_handler;
-	ftrace_test_recursion_unlock(bit);
-}
-
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
-/**
- * ftrace_graph_func - the graph tracer's ops function
- * @ip: the traced function's call site
- * @parent_ip: its caller
- * @op: the graph tracer's ops
- * @fregs: the site's registers: regs[30] is the return address the
- *	function will use, regs[29] its caller's frame pointer
- */
-void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
-		       struct ftrace_ops *op, struct ftrace_regs *fregs)
-{
-	struct pt_regs *regs = &fregs->regs;
-
-	prepare_ftrace_return(ip, (unsigned long *)&regs->regs[30],
-			      regs->regs[29]);
-}
-#endif
-#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
