@@ -1552,6 +1552,12 @@ static void arch_refuses_mismatch(struct kunit *test)
 	KUNIT_EXPECT_NE(test, memcmp(b.expected, before, b.len), 0);
 }
 
+/* Cases on the real back end, without the plan suite's ftrace_lock. */
+static struct kunit_case arch_cases[] = {
+	KUNIT_CASE(arch_refuses_mismatch),
+	{}
+};
+
 static struct kunit_case probe_cases[] = {
 	KUNIT_CASE(probe_init_failure_undone),
 	{}
@@ -1594,7 +1600,6 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(trampoline_slots_run_out),
 	KUNIT_CASE(plan_all_and_picky_ops),
 	KUNIT_CASE(mismatch_is_not_written),
-	KUNIT_CASE(arch_refuses_mismatch),
 	KUNIT_CASE(touched_and_modified_stick),
 	KUNIT_CASE(batches_sorted_and_bounded),
 	KUNIT_CASE(lone_trampoline_over_many_sites),
@@ -1638,7 +1643,12 @@ static struct kunit_suite probe_suite = {
 	.test_cases = probe_cases,
 };
 
+static struct kunit_suite arch_suite = {
+	.name = "ftrace-arch",
+	.test_cases = arch_cases,
+};
+
 kunit_test_suites(&hash_suite, &match_suite, &record_suite, &plan_suite,
-		  &probe_suite);
+		  &probe_suite, &arch_suite);
 
 MODULE_LICENSE("GPL");
