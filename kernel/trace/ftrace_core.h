@@ -23,10 +23,11 @@
  *                     failure report
  *   ftrace_plan.c     the planner: what each site must call; trampoline
  *                     slots, direct-call targets
- *   ftrace_tramp.c    the allocated trampolines: their list, addresses
- *                     and kallsyms names
+ *   ftrace_tramp.c    the allocated trampolines: the core's side of their
+ *                     life, their list, addresses and kallsyms names
  *   ftrace_compat.c   <linux/ftrace_arch.h> on the 6.1 arch interface
- *   ftrace_nodyn.c    without dynamic ftrace: the update, ops set-up
+ *   ftrace_nodyn.c    without dynamic ftrace: the update, no filters, no
+ *                     trampolines
  *   ftrace_ops.c      the ops list, the list function, pid-aware calls
  *   ftrace_match.c    names and globs to records
  *   ftrace_hash.c     ip sets (filter/notrace hashes) and the ip->data mapper
@@ -68,7 +69,9 @@
 struct ftrace_ops_hash;
 
 #ifndef CONFIG_DYNAMIC_FTRACE
-/* No code to patch: the one command ftrace_ops.c passes means nothing. */
+/* <linux/ftrace.h> declares it only with dynamic ftrace. */
+extern ftrace_func_t ftrace_trace_function;
+/* No code to patch: the command registration passes means nothing. */
 #define FTRACE_UPDATE_CALLS	0
 /* No dyn_ftrace_total_info to report it in. */
 static inline void ftrace_note_register_time(u64 ns) { }
@@ -110,8 +113,17 @@ int ftrace_run_update(int command);
 /* ftrace_register.c */
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
+/*
+ * The core's side of a trampoline's life (ftrace_tramp.c; without dynamic
+ * ftrace, ftrace_nodyn.c, where they do nothing).
+ */
+void ftrace_tramp_prepare(struct ftrace_ops *ops);
 int ftrace_tramp_update(struct ftrace_ops *ops);
-/* In ftrace_tramp.c, which names them to kallsyms (ftrace_nodyn.c: empty). */
+void ftrace_tramp_refresh(struct ftrace_ops *ops);
+void ftrace_tramp_park(struct ftrace_ops *ops);
+bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n);
+void ftrace_tramp_release(struct ftrace_ops *ops);
+/* The ops with a trampoline the back end allocated (ftrace_tramp.c). */
 extern struct list_head ftrace_tramp_list;
 
 /* Does @ops make the sites it alone wants call their direct targets? */

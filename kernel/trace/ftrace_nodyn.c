@@ -4,9 +4,10 @@
  * every traceable function calls the arch handler, which calls whatever
  * ftrace_trace_function points at.  There are no records, no sites to
  * patch and no trampolines, so what differs from the dynamic core is
- * small, and all of it is here: the update only switches the handler's
- * function, and an ops has no hashes.  Registration (ftrace_register.c)
- * is the same code in both configurations.
+ * small, and nearly all of it is here: the update only switches the
+ * handler's function, an ops has no filter and no trampoline.  (Setting
+ * up an ops, which ftrace_ops.c below needs, stays there.)  Registration
+ * (ftrace_register.c) is the same code in both configurations.
  */
 #include "ftrace_core.h"
 
@@ -51,15 +52,6 @@ int ftrace_run_update(int command)
 }
 
 /**
- * ftrace_ops_init - first-use set-up of an ops
- * @ops: the ops; without dynamic ftrace it has no hashes to set up
- */
-void ftrace_ops_init(struct ftrace_ops *ops)
-{
-	ops->flags |= FTRACE_OPS_FL_INITIALIZED;
-}
-
-/**
  * ftrace_ops_filter_empty - is @ops' filter empty (every function)?
  * @ops: the ops
  *
@@ -71,25 +63,31 @@ bool ftrace_ops_filter_empty(struct ftrace_ops *ops)
 }
 
 /*
- * No ops has a trampoline of its own: the trampoline steps of
- * registration (<linux/ftrace_arch.h>) have nothing to do, and the list
- * of allocated trampolines stays empty.
+ * No ops has a trampoline of its own: the core's trampoline steps of
+ * registration (ftrace_tramp.c with dynamic ftrace) have nothing to do.
  */
-LIST_HEAD(ftrace_tramp_list);
-
-void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
+void ftrace_tramp_prepare(struct ftrace_ops *ops)
 {
 }
 
-int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+int ftrace_tramp_update(struct ftrace_ops *ops)
 {
 	return 0;
 }
 
-void ftrace_arch_tramp_park(struct ftrace_ops *ops)
+void ftrace_tramp_refresh(struct ftrace_ops *ops)
 {
 }
 
-void ftrace_arch_tramp_free(struct ftrace_ops *ops)
+void ftrace_tramp_park(struct ftrace_ops *ops)
+{
+}
+
+bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n)
+{
+	return false;
+}
+
+void ftrace_tramp_release(struct ftrace_ops *ops)
 {
 }

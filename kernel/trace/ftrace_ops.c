@@ -265,6 +265,12 @@ void ftrace_ops_init(struct ftrace_ops *ops)
 {
 	ftrace_ops_init_hashes(ops, &ops->local_hash);
 }
+#else
+/* Without dynamic ftrace an ops has no hashes to set up. */
+void ftrace_ops_init(struct ftrace_ops *ops)
+{
+	ops->flags |= FTRACE_OPS_FL_INITIALIZED;
+}
 #endif
 
 /*

@@ -27,9 +27,7 @@ static void update_pid_ops(void)
 		    !(op->flags & FTRACE_OPS_FL_ENABLED))
 			continue;
 		ftrace_pid_ops_update(op);
-		/* On failure the trampoline keeps calling what it called. */
-		if (op->trampoline && (op->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
-			ftrace_tramp_update(op);
+		ftrace_tramp_refresh(op);
 	} while_for_each_ftrace_op(op);
 	ftrace_run_update(0);
 }

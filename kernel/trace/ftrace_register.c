@@ -18,7 +18,6 @@
  */
 #include <linux/ftrace.h>
 #include <linux/kernel.h>
-#include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 #include <asm/sections.h>
 #include <linux/sysctl.h>
@@ -97,75 +96,6 @@ static int ops_admit(struct ftrace_ops *ops)
 }
 
 /*
- * After the back end was asked for a trampoline: an ops that now has one
- * the back end made joins ftrace_tramp_list, unless it was on it already
- * (@listed: FTRACE_OPS_FL_ALLOC_TRAMP was set before; the back end may
- * have made it a new trampoline, or failed to).  perf learns of a new
- * trampoline as it learns of other out-of-line kernel code: a ksymbol
- * record, then a text poke record with its bytes.
- */
-static void tramp_announce(struct ftrace_ops *ops, unsigned long before,
-			   bool listed)
-{
-	if (!ops->trampoline || ops->trampoline == before ||
-	    !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
-		return;
-	if (!listed)
-		list_add_rcu(&ops->list, &ftrace_tramp_list);
-	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
-			   ops->trampoline_size, false, FTRACE_TRAMPOLINE_SYM);
-	perf_event_text_poke((void *)ops->trampoline, NULL, 0,
-			     (void *)ops->trampoline, ops->trampoline_size);
-}
-
-/**
- * ftrace_tramp_update - make or update @ops' own trampoline
- * @ops: the ops
- *
- * Called with ftrace_lock held.
- *
- * Return: 0, or the back end's error when the trampoline @ops has could
- * not be pointed at its function.
- */
-int ftrace_tramp_update(struct ftrace_ops *ops)
-{
-	unsigned long before = ops->trampoline;
-	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
-	int ret = ftrace_arch_tramp_update(ops);
-
-	tramp_announce(ops, before, listed);
-	return ret;
-}
-
-/*
- * While the update that registers @ops points sites at its trampoline,
- * the trampoline stays parked (calls nothing): see
- * ftrace_arch_tramp_prepare().
- */
-static void tramp_prepare(struct ftrace_ops *ops)
-{
-	unsigned long before = ops->trampoline;
-	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
-
-	ftrace_arch_tramp_prepare(ops);
-	tramp_announce(ops, before, listed);
-}
-
-/* Free @ops' trampoline; perf hears of it first. */
-static void tramp_free(struct ftrace_ops *ops)
-{
-	if (ops->trampoline) {
-		perf_event_text_poke((void *)ops->trampoline,
-				     (void *)ops->trampoline,
-				     ops->trampoline_size, NULL, 0);
-		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
-				   ops->trampoline, ops->trampoline_size, true,
-				   FTRACE_TRAMPOLINE_SYM);
-	}
-	ftrace_arch_tramp_free(ops);
-}
-
-/*
  * ops_startup - add @ops to the list and patch the sites it wants
  * @ops: an initialised ops that is not registered
  * @command: extra FTRACE_* commands (fgraph passes FTRACE_START_FUNC_RET)
@@ -184,7 +114,7 @@ static int ops_startup(struct ftrace_ops *ops, int command)
 	if (ret)
 		return ret;
 	ops->flags |= FTRACE_OPS_FL_ADDING;
-	tramp_prepare(ops);
+	ftrace_tramp_prepare(ops);
 	ret = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
 	ops->flags &= ~FTRACE_OPS_FL_ADDING;
 	/*
@@ -255,40 +185,6 @@ static bool ops_needs_tasks_rcu(struct ftrace_ops *ops)
 	return ops->flags & FTRACE_OPS_FL_DYNAMIC;
 }
 
-/*
- * A dynamic ops' trampoline goes when the ops does.  While
- * FTRACE_OPS_FL_ALLOC_TRAMP is set, the ops is on ftrace_tramp_list.
- */
-static bool ops_frees_tramp(struct ftrace_ops *ops)
-{
-	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) &&
-	       (ops->flags & FTRACE_OPS_FL_DYNAMIC);
-}
-
-/*
- * Take the ops of @ops that are leaving with their trampolines off
- * ftrace_tramp_list, once the waits after the update are over: until then
- * a task may be inside a trampoline, and unwinders and kallsyms must still
- * know it (is_ftrace_trampoline()).  Readers of the list run with
- * preemption off and may hold an ops they found there, so one more wait
- * for every CPU to schedule comes before the owners may free them.
- */
-static void tramp_unlist(struct ftrace_ops **ops, unsigned int n)
-{
-	bool any = false;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		if ((ops[i]->flags & FTRACE_OPS_FL_REMOVING) &&
-		    ops_frees_tramp(ops[i])) {
-			list_del_rcu(&ops[i]->list);
-			any = true;
-		}
-	}
-	if (any)
-		ops_quiesce(false);
-}
-
 static void ops_detach(struct ftrace_ops *ops)
 {
 	list_remove(ops);
@@ -298,12 +194,7 @@ static void ops_detach(struct ftrace_ops *ops)
 
 static void ops_finish(struct ftrace_ops *ops)
 {
-	if (ops_frees_tramp(ops)) {
-		/* After a failed update a site may still call the trampoline. */
-		if (!ftrace_dead)
-			tramp_free(ops);
-		ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
-	}
+	ftrace_tramp_release(ops);
 	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
 	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)
 		ops->func = ops->saved_func;
@@ -340,16 +231,22 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 		tasks |= ops_needs_tasks_rcu(ops[i]);
 		/*
 		 * Parked before the update, for the same reason as in
-		 * tramp_prepare(); a kept trampoline stays parked.  Even once
-		 * ftrace is dead: sites that still call the trampoline must
-		 * not reach an ops that its owner may free.
+		 * ftrace_tramp_prepare(); a kept trampoline stays parked.
+		 * Even once ftrace is dead: sites that still call the
+		 * trampoline must not reach an ops that its owner may free.
 		 */
-		if (ops[i]->flags & FTRACE_OPS_FL_ALLOC_TRAMP)
-			ftrace_arch_tramp_park(ops[i]);
+		ftrace_tramp_park(ops[i]);
 	}
 	err = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
 	ops_quiesce(tasks);
-	tramp_unlist(ops, n);
+	/*
+	 * Trampolines leave ftrace_tramp_list once the waits are over (a
+	 * task may be inside one until then); readers of the list run with
+	 * preemption off and may hold an ops they found there, so one more
+	 * wait for every CPU to schedule comes before owners may free them.
+	 */
+	if (ftrace_tramp_unlist(ops, n))
+		ops_quiesce(false);
 	for (i = 0; i < n; i++)
 		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
 			ops_finish(ops[i]);

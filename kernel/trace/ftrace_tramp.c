@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trampolines the back end allocated, as the rest of the kernel sees
- * them: the list of their ops, the lookup of an address in one, and the
- * names kallsyms gives them (with the kept names of freed module init
- * text, which kallsyms has lost).
+ * The trampolines the back end allocated: the core's side of their life
+ * (made parked, pointed at the ops' function, parked, taken off the
+ * list, freed: the back end does each step, <linux/ftrace_arch.h>), and
+ * how the rest of the kernel sees them: the list of their ops, the
+ * lookup of an address in one, and the names kallsyms and perf give them
+ * (with the kept names of freed module init text, which kallsyms has
+ * lost).  Registration (ftrace_register.c) calls the steps in order;
+ * without dynamic ftrace they do nothing (ftrace_nodyn.c).
  */
 #include <linux/kallsyms.h>
+#include <linux/perf_event.h>
 
 #include "ftrace_core.h"
 
@@ -16,6 +21,153 @@
  * Changed under ftrace_lock; read under RCU (preemption off).
  */
 LIST_HEAD(ftrace_tramp_list);
+
+/*
+ * After the back end was asked for a trampoline: an ops that now has one
+ * the back end made joins ftrace_tramp_list, unless it was on it already
+ * (@listed: FTRACE_OPS_FL_ALLOC_TRAMP was set before; the back end may
+ * have made it a new trampoline, or failed to).  perf learns of a new
+ * trampoline as it learns of other out-of-line kernel code: a ksymbol
+ * record, then a text poke record with its bytes.
+ */
+static void tramp_announce(struct ftrace_ops *ops, unsigned long before,
+			   bool listed)
+{
+	if (!ops->trampoline || ops->trampoline == before ||
+	    !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		return;
+	if (!listed)
+		list_add_rcu(&ops->list, &ftrace_tramp_list);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
+			   ops->trampoline_size, false, FTRACE_TRAMPOLINE_SYM);
+	perf_event_text_poke((void *)ops->trampoline, NULL, 0,
+			     (void *)ops->trampoline, ops->trampoline_size);
+}
+
+/**
+ * ftrace_tramp_prepare - give @ops a parked trampoline before its update
+ * @ops: an ops being registered
+ *
+ * While the update that registers @ops points sites at its trampoline,
+ * the trampoline stays parked (calls nothing): see
+ * ftrace_arch_tramp_prepare().  Called with ftrace_lock held.
+ */
+void ftrace_tramp_prepare(struct ftrace_ops *ops)
+{
+	unsigned long before = ops->trampoline;
+	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
+
+	ftrace_arch_tramp_prepare(ops);
+	tramp_announce(ops, before, listed);
+}
+
+/**
+ * ftrace_tramp_update - make or update @ops' own trampoline
+ * @ops: the ops
+ *
+ * Called with ftrace_lock held.
+ *
+ * Return: 0, or the back end's error when the trampoline @ops has could
+ * not be pointed at its function.
+ */
+int ftrace_tramp_update(struct ftrace_ops *ops)
+{
+	unsigned long before = ops->trampoline;
+	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
+	int ret = ftrace_arch_tramp_update(ops);
+
+	tramp_announce(ops, before, listed);
+	return ret;
+}
+
+/**
+ * ftrace_tramp_refresh - point @ops' trampoline at its current function
+ * @ops: a registered ops whose function changed (a PID filter came or
+ *	went); one without a trampoline of the back end's is left alone
+ *
+ * On failure the trampoline keeps calling what it called.  Called with
+ * ftrace_lock held.
+ */
+void ftrace_tramp_refresh(struct ftrace_ops *ops)
+{
+	if (ops->trampoline && (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		ftrace_tramp_update(ops);
+}
+
+/**
+ * ftrace_tramp_park - make @ops' trampoline call nothing
+ * @ops: an ops being unregistered, before the update that points its
+ *	sites away
+ */
+void ftrace_tramp_park(struct ftrace_ops *ops)
+{
+	if (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP)
+		ftrace_arch_tramp_park(ops);
+}
+
+/*
+ * A dynamic ops' trampoline goes when the ops does.  While
+ * FTRACE_OPS_FL_ALLOC_TRAMP is set, the ops is on ftrace_tramp_list.
+ */
+static bool tramp_goes(struct ftrace_ops *ops)
+{
+	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) &&
+	       (ops->flags & FTRACE_OPS_FL_DYNAMIC);
+}
+
+/**
+ * ftrace_tramp_unlist - take leaving trampolines off ftrace_tramp_list
+ * @ops: ops being unregistered (FTRACE_OPS_FL_REMOVING), after the waits
+ *	for tasks that may be inside their trampolines: until then
+ *	unwinders and kallsyms must still know them
+ * @n: how many
+ *
+ * Return: true if any left the list: the caller must then wait once
+ * more for every CPU to schedule (readers of the list run with
+ * preemption off) before the trampolines are freed.
+ */
+bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n)
+{
+	bool any = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if ((ops[i]->flags & FTRACE_OPS_FL_REMOVING) &&
+		    tramp_goes(ops[i])) {
+			list_del_rcu(&ops[i]->list);
+			any = true;
+		}
+	}
+	return any;
+}
+
+/**
+ * ftrace_tramp_release - free the trampoline of an ops that has left
+ * @ops: an unregistered ops, off ftrace_tramp_list, that no CPU runs
+ *
+ * A dynamic ops' trampoline is freed (perf hears of it first); a static
+ * ops keeps its trampoline, parked, for its next registration.  After a
+ * failed update a site may still call the trampoline: once ftrace is
+ * dead it is never freed.
+ */
+void ftrace_tramp_release(struct ftrace_ops *ops)
+{
+	if (!tramp_goes(ops))
+		return;
+	if (!ftrace_dead) {
+		if (ops->trampoline) {
+			perf_event_text_poke((void *)ops->trampoline,
+					     (void *)ops->trampoline,
+					     ops->trampoline_size, NULL, 0);
+			perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
+					   ops->trampoline,
+					   ops->trampoline_size, true,
+					   FTRACE_TRAMPOLINE_SYM);
+		}
+		ftrace_arch_tramp_free(ops);
+	}
+	ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
+}
 
 /**
  * ftrace_ops_trampoline - the ops whose trampoline holds @addr
