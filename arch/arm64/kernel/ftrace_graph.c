@@ -8,8 +8,6 @@
 #include <linux/ftrace.h>
 #include <linux/sched.h>
 
-#include <asm/ftrace.h>
-
 /**
  * prepare_ftrace_return - route a traced function's return through the
  *	graph tracer

@@ -5,10 +5,10 @@
  * back end is ftrace.c (dynamic ftrace only).
  */
 #include <linux/ftrace.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
 
-#include <asm/ftrace.h>
-#include <asm/ptrace.h>
+#include <asm/ftrace_insn.h>
 
 /* Whether the graph tracer may take this entry at all. */
 static bool graph_entry_allowed(void)
