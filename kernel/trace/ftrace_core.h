@@ -15,8 +15,9 @@
  *   ftrace_filter.c   the filter API and word syntax, boot filters
  *   ftrace_mod.c      :mod: words waiting for their module
  *   ftrace_probe.c    function probes, filter commands
- *   ftrace_register.c registering and unregistering ops, trampolines,
- *                     IP movers sharing functions with direct ops
+ *   ftrace_register.c registering and unregistering ops (calling the
+ *                     trampoline steps), IP movers sharing functions
+ *                     with direct ops
  *   ftrace_update.c   the update engine: runs a plan, converts fresh
  *                     blocks, publishes an ops' new hash
  *   ftrace_batch.c    planned sites to the back end in batches, the
@@ -26,8 +27,7 @@
  *   ftrace_tramp.c    the allocated trampolines: the core's side of their
  *                     life, their list, addresses and kallsyms names
  *   ftrace_compat.c   <linux/ftrace_arch.h> on the 6.1 arch interface
- *   ftrace_nodyn.c    without dynamic ftrace: the update, no filters, no
- *                     trampolines
+ *   ftrace_nodyn.c    without dynamic ftrace: the update, no trampolines
  *   ftrace_ops.c      the ops list, the list function, pid-aware calls
  *   ftrace_match.c    names and globs to records
  *   ftrace_hash.c     ip sets (filter/notrace hashes) and the ip->data mapper
@@ -97,6 +97,7 @@ void ftrace_ops_init_hashes(struct ftrace_ops *ops,
 			    struct ftrace_ops_hash *hashes);
 bool ftrace_ops_wants(struct ftrace_ops *ops, unsigned long ip);
 bool ftrace_ops_wants_all(struct ftrace_ops *ops);
+/* With dynamic ftrace only (callers test IS_ENABLED()). */
 bool ftrace_ops_filter_empty(struct ftrace_ops *ops);
 /* Is @ops active (registered, and ftrace_enabled is @enabled or it is permanent)? */
 static inline bool ftrace_ops_active_in(struct ftrace_ops *ops, bool enabled)

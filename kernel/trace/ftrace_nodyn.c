@@ -5,7 +5,7 @@
  * ftrace_trace_function points at.  There are no records, no sites to
  * patch and no trampolines, so what differs from the dynamic core is
  * small, and nearly all of it is here: the update only switches the
- * handler's function, an ops has no filter and no trampoline.  (Setting
+ * handler's function, and an ops has no trampoline.  (Setting
  * up an ops, which ftrace_ops.c below needs, stays there.)  Registration
  * (ftrace_register.c) is the same code in both configurations.
  */
@@ -49,17 +49,6 @@ int ftrace_run_update(int command)
 	}
 	WRITE_ONCE(ftrace_trace_function, func);
 	return 0;
-}
-
-/**
- * ftrace_ops_filter_empty - is @ops' filter empty (every function)?
- * @ops: the ops
- *
- * Return: true: without dynamic ftrace an ops has no filter.
- */
-bool ftrace_ops_filter_empty(struct ftrace_ops *ops)
-{
-	return true;
 }
 
 /*

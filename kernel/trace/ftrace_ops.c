@@ -21,7 +21,7 @@
  * mcount/fentry handler, which calls ftrace_trace_function whenever it is
  * not the stub; ops have no hashes and see every function.  The same list
  * and list function serve; ftrace_run_update() then only switches
- * ftrace_trace_function (see the end of this file).
+ * ftrace_trace_function (ftrace_nodyn.c).
  */
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>

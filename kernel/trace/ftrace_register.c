@@ -71,9 +71,10 @@ static int ops_admit(struct ftrace_ops *ops)
 	/*
 	 * An ops that moves the IP, or calls a direct target, must say
 	 * where: an empty filter is "all" (-EINVAL, as in 6.1).  Without
-	 * dynamic ftrace no ops has a filter.
+	 * dynamic ftrace no ops has a filter, and 6.1 does not ask.
 	 */
-	if ((ops->flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT)) &&
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE) &&
+	    (ops->flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_DIRECT)) &&
 	    ftrace_ops_filter_empty(ops))
 		return -EINVAL;
 	ret = check_regs_flags(ops);

@@ -70,7 +70,7 @@ ftrace_instruction_pointer_set(struct ftrace_regs *fregs, unsigned long ip)
 	fregs->regs.ip = ip;
 }
 
-/* The graph tracer is an ops like any other; see arch/x86/kernel/ftrace.c. */
+/* The graph tracer is an ops like any other (ftrace_graph.c). */
 void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs);
 #define ftrace_graph_func ftrace_graph_func

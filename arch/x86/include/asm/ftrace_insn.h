@@ -173,7 +173,7 @@ void ftrace_regs_caller_op_ptr(void);
 void ftrace_regs_caller_jmp(void);
 void ftrace_graph_call(void);
 
-/* The graph entry the callers reach (ftrace.c; from ftrace_32.S too). */
+/* The graph entry the callers reach (ftrace_graph.c; from ftrace_32.S too). */
 void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer);
 
