@@ -433,23 +433,6 @@ static u32 committed_flags(struct ftrace_plan_ctx *ctx, u32 f,
 }
 
 /**
- * ftrace_plan_by_flags - does a site's change follow from its flag word?
- * @ctx: the context the site was planned in
- * @f: the record's flag word
- *
- * Only a direct call's target, and a trampoline while several ops have
- * one, are looked up by the site's address.
- *
- * Return: true if every site whose word is @f changes alike.
- */
-bool ftrace_plan_by_flags(const struct ftrace_plan_ctx *ctx, u32 f)
-{
-	if (f & (FTRACE_FL_DIRECT | FTRACE_FL_DIRECT_EN))
-		return false;
-	return !(f & FTRACE_FL_TRAMP) || ctx->sole_tramp_known;
-}
-
-/**
  * ftrace_plan_site - what must happen to the site at @ip
  * @ctx: the context the site was planned in
  * @ip: the site

@@ -66,8 +66,26 @@ bool ftrace_plan_pending(struct ftrace_plan_ctx *ctx);
 void ftrace_plan_begin(struct ftrace_plan_ctx *ctx);
 void ftrace_plan_site(struct ftrace_plan_ctx *ctx, unsigned long ip, u32 f,
 		      bool enable, struct ftrace_site_change *c);
-bool ftrace_plan_by_flags(const struct ftrace_plan_ctx *ctx, u32 f);
 void ftrace_slots_gc(void);
+
+/**
+ * ftrace_plan_by_flags - does a site's change follow from its flag word?
+ * @ctx: the context the site was planned in
+ * @f: the record's flag word
+ *
+ * Only a direct call's target, and a trampoline while several ops have
+ * one, are looked up by the site's address.  Inline: the batcher asks it
+ * for every run of records with one flag word.
+ *
+ * Return: true if every site whose word is @f changes alike.
+ */
+static inline bool ftrace_plan_by_flags(const struct ftrace_plan_ctx *ctx,
+					u32 f)
+{
+	if (f & (FTRACE_FL_DIRECT | FTRACE_FL_DIRECT_EN))
+		return false;
+	return !(f & FTRACE_FL_TRAMP) || ctx->sole_tramp_known;
+}
 
 /* ftrace_batch.c */
 void ftrace_batcher_start(struct ftrace_batcher *bt,
