@@ -251,6 +251,23 @@ static bool is_sorted(const unsigned long *p, unsigned long n)
 	return true;
 }
 
+#ifdef CONFIG_MODULES
+static void module_init_text(struct module *mod, unsigned long *lo,
+			     unsigned long *hi)
+{
+	*lo = (unsigned long)mod->init_layout.base;
+	*hi = *lo + mod->init_layout.size;
+}
+#else
+/* Without modules every table is vmlinux's: never called. */
+static void module_init_text(struct module *mod, unsigned long *lo,
+			     unsigned long *hi)
+{
+	*lo = 0;
+	*hi = 0;
+}
+#endif
+
 /*
  * The init text of @mod (of vmlinux if NULL): [*lo, *hi).  It is freed on
  * its own, and no block holds records of it and of other text, so freeing
@@ -259,13 +276,10 @@ static bool is_sorted(const unsigned long *p, unsigned long n)
 static void init_range(struct module *mod, unsigned long *lo,
 		       unsigned long *hi)
 {
-#ifdef CONFIG_MODULES
 	if (mod) {
-		*lo = (unsigned long)mod->init_layout.base;
-		*hi = *lo + mod->init_layout.size;
+		module_init_text(mod, lo, hi);
 		return;
 	}
-#endif
 	*lo = (unsigned long)__init_begin;
 	*hi = (unsigned long)__init_end;
 }
