@@ -456,27 +456,23 @@ int ftrace_arch_set_graph(bool on)
 }
 
 /*
- * Stage 3: per-ops trampolines, declined.  An ops keeps no trampoline
- * (ftrace_arch_tramp_prepare() leaves @ops->trampoline alone and does not
- * set FTRACE_OPS_FL_ALLOC_TRAMP), so the core sends every site to a shared
- * caller, which calls the list function or the one registered ops.  A
- * port that adds trampolines makes a parked copy of a shared caller in
- * prepare(), points it at ftrace_ops_get_func(@ops) in update() (making
- * it first if prepare() did not), at a function that does nothing in
- * park(), and frees it in free(); park() and free() leave alone any ops
- * without FTRACE_OPS_FL_ALLOC_TRAMP, whose trampoline is not theirs.
+ * Stage 3: per-ops trampolines, declined.  ftrace_arch_tramp_make() says
+ * so, and the core sends every site to a shared caller, which calls the
+ * list function or the one registered ops; it never asks to point or
+ * free a trampoline this file did not make.  A port that adds
+ * trampolines makes a copy of a shared caller whose call goes to @func
+ * (with @ops where the caller loads function_trace_op), points that call
+ * elsewhere so that a CPU sees the old callee or the new one, and frees
+ * the copy; the core decides when each happens.
  */
-void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
+int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 {
+	return -EOPNOTSUPP;
 }
 
-int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 {
-	return 0;
-}
-
-void ftrace_arch_tramp_park(struct ftrace_ops *ops)
-{
+	return -EOPNOTSUPP;
 }
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)

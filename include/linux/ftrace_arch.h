@@ -192,58 +192,54 @@ int ftrace_arch_set_func(ftrace_func_t func);
  */
 int ftrace_arch_set_graph(bool on);
 
-/**
- * ftrace_arch_tramp_prepare - make @ops' own trampoline, parked
- * @ops: an ops being registered, which no site calls through a trampoline
- *	yet
- *
- * A back end with per-ops trampolines allocates one that calls nothing
- * (setting @ops->trampoline, @ops->trampoline_size and
- * FTRACE_OPS_FL_ALLOC_TRAMP), or parks the one @ops kept from an earlier
- * registration (making another if that one no longer fits @ops' flags).
- * The core then points sites at it, and afterwards
- * ftrace_arch_tramp_update() makes it call @ops' function: the update
- * itself, and the rest of the kernel meanwhile, call traced functions
- * that an ops still being registered need not see.  A back end without
- * trampolines does nothing, and the core uses the shared caller.
+/*
+ * Per-ops trampolines.  The core runs their life (when one is made,
+ * pointed, parked on a function that does nothing, listed, freed:
+ * kernel/trace/ftrace_tramp.c); the back end gives three steps.  A back
+ * end without trampolines declines in ftrace_arch_tramp_make(), and the
+ * core never calls the other two: every site then calls a shared caller.
  */
-void ftrace_arch_tramp_prepare(struct ftrace_ops *ops);
 
 /**
- * ftrace_arch_tramp_update - make or update @ops' own trampoline
- * @ops: a registered ops that may be the only one on some sites
+ * ftrace_arch_tramp_make - make @ops a trampoline of its own
+ * @ops: an ops with no trampoline
+ * @func: what the trampoline calls: ftrace_stub (parked, while the update
+ *	that points sites at it runs) or ftrace_ops_get_func(@ops)
  *
- * As ftrace_arch_tramp_prepare(), but the trampoline (new, or the one
- * @ops has) calls @ops' current function.
+ * The trampoline calls @func with @ops, saving registers if @ops asks for
+ * FTRACE_OPS_FL_SAVE_REGS.  On success the back end sets @ops->trampoline
+ * and @ops->trampoline_size; the core sets FTRACE_OPS_FL_ALLOC_TRAMP and
+ * tells perf and kallsyms.
  *
- * Return: 0 (also when the back end has no trampolines or cannot make
- * one: the core then uses the shared caller), or a negative error when
- * the existing trampoline could not be pointed at the function.
+ * Return: 0, or a negative error: -EOPNOTSUPP when the back end has no
+ * trampolines, any other when it could not make one now.  Either way the
+ * core uses the shared caller for @ops' sites.
  */
-int ftrace_arch_tramp_update(struct ftrace_ops *ops);
+int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func);
+
+/**
+ * ftrace_arch_tramp_point - make @ops' trampoline call @func
+ * @ops: an ops with a trampoline ftrace_arch_tramp_make() made
+ * @func: as for ftrace_arch_tramp_make()
+ *
+ * Sites may be calling the trampoline, and a task preempted inside it may
+ * still reach its call: a CPU must see the old callee or the new one.
+ *
+ * Return: 0; -ESTALE when the trampoline no longer fits @ops (its
+ * FTRACE_OPS_FL_SAVE_REGS changed since it was made: the core leaves the
+ * old one to the tasks that may be inside it and makes another); or
+ * another negative error, the trampoline still calling what it called.
+ */
+int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func);
 
 /**
  * ftrace_arch_tramp_free - free the trampoline the back end made for @ops
  * @ops: an ops no CPU can be running the trampoline of any more
  *
- * The core calls it only for an ops with FTRACE_OPS_FL_ALLOC_TRAMP, and
- * clears that flag afterwards; the back end clears @ops->trampoline.
+ * The core calls it only for a trampoline ftrace_arch_tramp_make() made,
+ * and clears @ops->trampoline and FTRACE_OPS_FL_ALLOC_TRAMP afterwards.
  */
 void ftrace_arch_tramp_free(struct ftrace_ops *ops);
-
-/**
- * ftrace_arch_tramp_park - make @ops' trampoline call nothing
- * @ops: an ops with a trampoline the back end made, being unregistered:
- *	sites may still call the trampoline, and a task preempted inside it
- *	may still reach its call
- *
- * The core parks a trampoline before the update that points sites away
- * from it, and a static ops keeps its trampoline parked while the ops is
- * off.  The next ftrace_arch_tramp_update() for @ops points the
- * trampoline at @ops' function again.  A back end without per-ops
- * trampolines does nothing.
- */
-void ftrace_arch_tramp_park(struct ftrace_ops *ops);
 
 /**
  * ftrace_arch_tramp_callee - what a trampoline (or the shared caller) calls

@@ -434,29 +434,31 @@ int ftrace_arch_set_graph(bool on)
 	return run_command(on ? FTRACE_START_FUNC_RET : FTRACE_STOP_FUNC_RET);
 }
 
-/* The 6.1 interface has no parked trampolines: make it as 6.1 does. */
-void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
+/*
+ * The 6.1 interface makes a trampoline that calls its ops' function
+ * (arch_ftrace_update_trampoline()), and cannot park one: a parked
+ * trampoline calls the ops as 6.1's did, and a kept one goes on doing so
+ * while its ops is off.  A registering ops (FTRACE_OPS_FL_ENABLED already
+ * set) has its kept trampoline brought up to date before its sites move,
+ * as 6.1 did; only an ops going off is left alone.
+ */
+int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 {
 	arch_ftrace_update_trampoline(ops);
+	return ops->trampoline ? 0 : -EOPNOTSUPP;
 }
 
-int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 {
-	arch_ftrace_update_trampoline(ops);
+	if (func != (unsigned long)ftrace_stub ||
+	    (ops->flags & FTRACE_OPS_FL_ENABLED))
+		arch_ftrace_update_trampoline(ops);
 	return 0;
 }
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)
 {
 	arch_ftrace_trampoline_free(ops);
-}
-
-/*
- * The 6.1 interface cannot point a trampoline elsewhere: a kept trampoline
- * goes on calling its ops' function, as it did under 6.1.
- */
-void ftrace_arch_tramp_park(struct ftrace_ops *ops)
-{
 }
 
 void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)

@@ -1504,6 +1504,66 @@ static void tramp_listed_through_wait(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, is_ftrace_trampoline(tramp));
 }
 
+/* How many times @ops is on ftrace_tramp_list. */
+static unsigned int tramp_listed(struct ftrace_ops *ops)
+{
+	struct ftrace_ops *op;
+	unsigned int n = 0;
+
+	mutex_lock(&ftrace_lock);
+	list_for_each_entry(op, &ftrace_tramp_list, list)
+		n += op == ops;
+	mutex_unlock(&ftrace_lock);
+	return n;
+}
+
+/* Static: an ops in the kernel's own data, which keeps its trampoline. */
+static struct ftrace_ops kunit_static_ops = {
+	.func = kunit_nop_call,
+};
+
+/*
+ * A static ops keeps its trampoline across registrations: parked (calling
+ * ftrace_stub) while the ops is off, pointed at its function again when it
+ * comes back, on ftrace_tramp_list once throughout.  On ksys_sync(),
+ * which no boot parameter of make check traces.
+ */
+static void tramp_static_kept_parked(struct kunit *test)
+{
+	unsigned long ip = ftrace_location((unsigned long)ksys_sync), tramp;
+	struct ftrace_ops *ops = &kunit_static_ops;
+	void *func;
+
+	if (!ip)
+		kunit_skip(test, "no traceable ksys_sync");
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(ops, ip, 0, 1), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops), 0);
+	KUNIT_EXPECT_FALSE(test, ops->flags & FTRACE_OPS_FL_DYNAMIC);
+	tramp = ops->trampoline;
+	func = (void *)ftrace_ops_get_func(ops);
+	if (!tramp || ftrace_site_target(ip) != tramp) {
+		unregister_ftrace_function(ops);
+		ftrace_free_filter(ops);
+		kunit_skip(test, "ksys_sync does not call the ops' own trampoline");
+	}
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_arch_tramp_callee(ops, false), func);
+
+	KUNIT_ASSERT_EQ(test, unregister_ftrace_function(ops), 0);
+	KUNIT_EXPECT_EQ(test, ops->trampoline, tramp);
+	KUNIT_EXPECT_TRUE(test, ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_arch_tramp_callee(ops, false),
+			    (void *)ftrace_stub);
+	KUNIT_EXPECT_EQ(test, tramp_listed(ops), 1U);
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops), 0);
+	KUNIT_EXPECT_EQ(test, ops->trampoline, tramp);
+	KUNIT_EXPECT_EQ(test, ftrace_site_target(ip), tramp);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_arch_tramp_callee(ops, false), func);
+	KUNIT_EXPECT_EQ(test, tramp_listed(ops), 1U);
+	unregister_ftrace_function(ops);
+	ftrace_free_filter(ops);
+}
+
 /*
  * The real back end, asked to change a site that does not hold what the
  * batch says (a live batch claiming the idle site of ksys_sync() calls
@@ -1580,6 +1640,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(lookup_symbols_rules),
 	KUNIT_CASE(ipmodify_direct_need_filter),
 	KUNIT_CASE(tramp_listed_through_wait),
+	KUNIT_CASE(tramp_static_kept_parked),
 	{}
 };
 

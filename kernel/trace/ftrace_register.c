@@ -164,7 +164,7 @@ static void ops_quiesce_nop(struct work_struct *work)
  * caller between loading function_trace_op and the call, when a lone ops
  * is called directly.  RCU-tasks covers those; it is needed for an ops
  * that may be freed (DYNAMIC), whose trampoline is freed with it.  A
- * static ops keeps its trampoline, parked (ftrace_arch_tramp_park()), so a
+ * static ops keeps its trampoline, parked (ftrace_tramp_park()), so a
  * task preempted inside it calls nothing, and the caller switches away
  * from an ops' own function before function_trace_op changes.  One wait
  * of each kind serves any number of ops removed before it

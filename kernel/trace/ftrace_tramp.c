@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trampolines the back end allocated: the core's side of their life
- * (made parked, pointed at the ops' function, parked, taken off the
- * list, freed: the back end does each step, <linux/ftrace_arch.h>), and
+ * The trampolines the back end allocated: their life (made parked,
+ * pointed at the ops' function, parked, taken off the list, freed; the
+ * back end only makes, points and frees, <linux/ftrace_arch.h>), and
  * how the rest of the kernel sees them: the list of their ops, the
  * lookup of an address in one, and the names kallsyms and perf give them
  * (with the kept names of freed module init text, which kallsyms has
@@ -23,19 +23,13 @@
 LIST_HEAD(ftrace_tramp_list);
 
 /*
- * After the back end was asked for a trampoline: an ops that now has one
- * the back end made joins ftrace_tramp_list, unless it was on it already
- * (@listed: FTRACE_OPS_FL_ALLOC_TRAMP was set before; the back end may
- * have made it a new trampoline, or failed to).  perf learns of a new
- * trampoline as it learns of other out-of-line kernel code: a ksymbol
- * record, then a text poke record with its bytes.
+ * The back end made @ops a new trampoline: @ops joins ftrace_tramp_list
+ * unless it was on it already (@listed: it had one before, which no
+ * longer fitted).  perf learns of it as it learns of other out-of-line
+ * kernel code: a ksymbol record, then a text poke record with its bytes.
  */
-static void tramp_announce(struct ftrace_ops *ops, unsigned long before,
-			   bool listed)
+static void tramp_announce(struct ftrace_ops *ops, bool listed)
 {
-	if (!ops->trampoline || ops->trampoline == before ||
-	    !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
-		return;
 	if (!listed)
 		list_add_rcu(&ops->list, &ftrace_tramp_list);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
@@ -44,40 +38,86 @@ static void tramp_announce(struct ftrace_ops *ops, unsigned long before,
 			     (void *)ops->trampoline, ops->trampoline_size);
 }
 
+/* Does @ops have a trampoline the back end made? */
+static bool tramp_made(struct ftrace_ops *ops)
+{
+	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && ops->trampoline;
+}
+
+/* Say why the back end could not point @ops' trampoline at @func. */
+static void tramp_point_failed(struct ftrace_ops *ops, unsigned long func,
+			       int err)
+{
+	pr_err("ftrace: cannot point the trampoline of %ps at %ps: %d\n",
+	       ops->func, (void *)func, err);
+}
+
+/*
+ * Make @ops' trampoline call @func: point the one it has, or make one.  A
+ * trampoline that no longer fits @ops is left to the tasks that may still
+ * be inside it, and another made.  A trampoline the ops brought itself
+ * (no FTRACE_OPS_FL_ALLOC_TRAMP) is its owner's business.  Return: 0, or
+ * the back end's error when the trampoline @ops has could not be pointed.
+ */
+static int tramp_set(struct ftrace_ops *ops, unsigned long func)
+{
+	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
+	int ret;
+
+	if (ops->trampoline) {
+		if (!listed)
+			return 0;
+		ret = ftrace_arch_tramp_point(ops, func);
+		if (ret != -ESTALE) {
+			if (ret)
+				tramp_point_failed(ops, func, ret);
+			return ret;
+		}
+		pr_warn_once("ftrace: %ps changed its flags since its trampoline was made; the old one stays\n",
+			     ops->func);
+		ops->trampoline = 0;
+		ops->trampoline_size = 0;
+	}
+	if (ftrace_arch_tramp_make(ops, func) || !ops->trampoline) {
+		/* Its sites call the shared caller; it stays listed if it was. */
+		ops->trampoline = 0;
+		ops->trampoline_size = 0;
+		return 0;
+	}
+	ops->flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
+	tramp_announce(ops, listed);
+	return 0;
+}
+
 /**
  * ftrace_tramp_prepare - give @ops a parked trampoline before its update
- * @ops: an ops being registered
+ * @ops: an ops being registered, which no site calls through a trampoline
+ *	yet
  *
  * While the update that registers @ops points sites at its trampoline,
- * the trampoline stays parked (calls nothing): see
- * ftrace_arch_tramp_prepare().  Called with ftrace_lock held.
+ * the trampoline calls ftrace_stub: the update itself, and the rest of the
+ * kernel meanwhile, call traced functions that an ops still being
+ * registered need not see.  ftrace_tramp_update() then points it at the
+ * ops' function.  Called with ftrace_lock held.
  */
 void ftrace_tramp_prepare(struct ftrace_ops *ops)
 {
-	unsigned long before = ops->trampoline;
-	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
-
-	ftrace_arch_tramp_prepare(ops);
-	tramp_announce(ops, before, listed);
+	tramp_set(ops, (unsigned long)ftrace_stub);
 }
 
 /**
  * ftrace_tramp_update - make or update @ops' own trampoline
- * @ops: the ops
+ * @ops: a registered ops that may be the only one on some sites
  *
  * Called with ftrace_lock held.
  *
- * Return: 0, or the back end's error when the trampoline @ops has could
- * not be pointed at its function.
+ * Return: 0 (also when the back end has no trampolines or cannot make
+ * one: the shared caller serves), or the back end's error when the
+ * trampoline @ops has could not be pointed at its function.
  */
 int ftrace_tramp_update(struct ftrace_ops *ops)
 {
-	unsigned long before = ops->trampoline;
-	bool listed = ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP;
-	int ret = ftrace_arch_tramp_update(ops);
-
-	tramp_announce(ops, before, listed);
-	return ret;
+	return tramp_set(ops, (unsigned long)ftrace_ops_get_func(ops));
 }
 
 /**
@@ -90,7 +130,7 @@ int ftrace_tramp_update(struct ftrace_ops *ops)
  */
 void ftrace_tramp_refresh(struct ftrace_ops *ops)
 {
-	if (ops->trampoline && (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+	if (tramp_made(ops))
 		ftrace_tramp_update(ops);
 }
 
@@ -98,11 +138,20 @@ void ftrace_tramp_refresh(struct ftrace_ops *ops)
  * ftrace_tramp_park - make @ops' trampoline call nothing
  * @ops: an ops being unregistered, before the update that points its
  *	sites away
+ *
+ * Sites may still call the trampoline, and a task preempted inside it may
+ * still reach its call.  A static ops keeps its trampoline parked while
+ * the ops is off; its next registration points it again.
  */
 void ftrace_tramp_park(struct ftrace_ops *ops)
 {
-	if (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP)
-		ftrace_arch_tramp_park(ops);
+	int ret;
+
+	if (!tramp_made(ops))
+		return;
+	ret = ftrace_arch_tramp_point(ops, (unsigned long)ftrace_stub);
+	if (ret)
+		tramp_point_failed(ops, (unsigned long)ftrace_stub, ret);
 }
 
 /*
@@ -154,17 +203,16 @@ void ftrace_tramp_release(struct ftrace_ops *ops)
 {
 	if (!tramp_goes(ops))
 		return;
-	if (!ftrace_dead) {
-		if (ops->trampoline) {
-			perf_event_text_poke((void *)ops->trampoline,
-					     (void *)ops->trampoline,
-					     ops->trampoline_size, NULL, 0);
-			perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
-					   ops->trampoline,
-					   ops->trampoline_size, true,
-					   FTRACE_TRAMPOLINE_SYM);
-		}
+	if (!ftrace_dead && ops->trampoline) {
+		perf_event_text_poke((void *)ops->trampoline,
+				     (void *)ops->trampoline,
+				     ops->trampoline_size, NULL, 0);
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
+				   ops->trampoline, ops->trampoline_size, true,
+				   FTRACE_TRAMPOLINE_SYM);
 		ftrace_arch_tramp_free(ops);
+		ops->trampoline = 0;
+		ops->trampoline_size = 0;
 	}
 	ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
 }

@@ -494,8 +494,7 @@ static bool own_tramp(struct ftrace_ops *ops)
 	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && ops->trampoline;
 }
 
-/* Make @ops a trampoline that calls @func; on failure sites use a caller. */
-static void tramp_make(struct ftrace_ops *ops, unsigned long func)
+int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 {
 	unsigned int size, pages, i;
 	const u8 *tmpl = tramp_template(ops, &size);
@@ -504,7 +503,7 @@ static void tramp_make(struct ftrace_ops *ops, unsigned long func)
 	/* The words must be aligned in the copy (see entry-ftrace.S). */
 	if (WARN_ON_ONCE(!IS_ALIGNED(TRAMP_OPS(size), sizeof(u64)) ||
 			 !IS_ALIGNED((unsigned long)tmpl, sizeof(u64))))
-		return;
+		return -EINVAL;
 	/*
 	 * With RANDOMIZE_BASE the module region is chosen at subsys_initcall
 	 * (kaslr_init()); before that module_alloc_base is 0 and
@@ -513,10 +512,10 @@ static void tramp_make(struct ftrace_ops *ops, unsigned long func)
 	 * its sites call the shared caller; its next registration gets one.
 	 */
 	if (IS_ENABLED(CONFIG_RANDOMIZE_BASE) && !module_alloc_base)
-		return;
+		return -EAGAIN;
 	t = module_alloc(PAGE_ALIGN(size));
 	if (!t)
-		return;
+		return -ENOMEM;
 	/* What is not the trampoline traps, rather than run stale code. */
 	for (i = 0; i < PAGE_ALIGN(size) / WORD; i++)
 		((__le32 *)t)[i] = cpu_to_le32(FTRACE_A64_BRK);
@@ -529,19 +528,27 @@ static void tramp_make(struct ftrace_ops *ops, unsigned long func)
 	if (set_memory_ro((unsigned long)t, pages) ||
 	    set_memory_x((unsigned long)t, pages)) {
 		module_memfree(t);
-		return;
+		return -ENOMEM;
 	}
 	/* The address may have held other code: no CPU keeps any of it. */
 	flush_icache_range((unsigned long)t, (unsigned long)t + size);
 	ops->trampoline = (unsigned long)t;
 	ops->trampoline_size = size;
-	ops->flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
+	return 0;
 }
 
-/* Make @ops' trampoline call @func: one store, then every CPU sees it. */
-static void tramp_point(struct ftrace_ops *ops, unsigned long func)
+/*
+ * Make @ops' trampoline call @func: one aligned store, which a CPU sees
+ * whole or not at all.
+ */
+int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 {
 	unsigned long at = ops->trampoline + TRAMP_FUNC(ops->trampoline_size);
+	unsigned int size;
+
+	tramp_template(ops, &size);
+	if (ops->trampoline_size != size)
+		return -ESTALE;
 
 	mutex_lock(&text_mutex);
 	WRITE_ONCE(*win_pte[0], pfn_pte(vmalloc_to_pfn((void *)at), PAGE_KERNEL));
@@ -552,58 +559,12 @@ static void tramp_point(struct ftrace_ops *ops, unsigned long func)
 		     : "memory");
 	win_unmap(0);
 	mutex_unlock(&text_mutex);
-}
-
-static void tramp_set(struct ftrace_ops *ops, unsigned long func)
-{
-	unsigned int size;
-
-	if (!ops->trampoline) {
-		tramp_make(ops, func);
-		return;
-	}
-	/* A trampoline its owner made is the owner's business. */
-	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
-		return;
-	tramp_template(ops, &size);
-	if (ops->trampoline_size != size) {
-		/*
-		 * The ops changed its SAVE_REGS flag since its kept
-		 * trampoline was made, and a task may still be inside
-		 * that one: leave it, and make another.
-		 */
-		WARN_ONCE(1, "ftrace: %ps changed shape; its old trampoline stays\n",
-			  ops->func);
-		ops->trampoline = 0;
-		tramp_make(ops, func);
-		return;
-	}
-	tramp_point(ops, func);
-}
-
-void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
-{
-	tramp_set(ops, (unsigned long)ftrace_stub);
-}
-
-int ftrace_arch_tramp_update(struct ftrace_ops *ops)
-{
-	tramp_set(ops, (unsigned long)ftrace_ops_get_func(ops));
 	return 0;
-}
-
-void ftrace_arch_tramp_park(struct ftrace_ops *ops)
-{
-	if (own_tramp(ops))
-		tramp_point(ops, (unsigned long)ftrace_stub);
 }
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)
 {
-	if (!own_tramp(ops))
-		return;
 	module_memfree((void *)ops->trampoline);
-	ops->trampoline = 0;
 }
 
 /*
@@ -621,17 +582,14 @@ void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
 #else /* !CONFIG_MODULES */
 
 /* No module_alloc(): every site calls a shared caller. */
-void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
+int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 {
+	return -EOPNOTSUPP;
 }
 
-int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 {
-	return 0;
-}
-
-void ftrace_arch_tramp_park(struct ftrace_ops *ops)
-{
+	return -EOPNOTSUPP;
 }
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)

@@ -814,8 +814,7 @@ static unsigned int tramp_size(const struct caller_shape *c)
 	return tramp_slot_at(c) + sizeof(long);
 }
 
-/* Make @ops a trampoline whose CALL goes to @dest. */
-static void tramp_make(struct ftrace_ops *ops, unsigned long dest)
+int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 {
 	struct caller_shape c;
 	unsigned int slot, size, pages;
@@ -826,27 +825,26 @@ static void tramp_make(struct ftrace_ops *ops, unsigned long dest)
 	size = tramp_size(&c);
 	t = module_alloc(size);
 	if (!t)
-		return;
+		return -ENOMEM;
 	/*
 	 * set_memory_ro() makes the pages' direct mapping read-only too:
 	 * freeing the trampoline must give them back writable.
 	 */
 	set_vm_flush_reset_perms(t);
-	if (tramp_fill(t, &c, slot, ops, dest)) {
+	if (tramp_fill(t, &c, slot, ops, func)) {
 		pr_warn("cannot build a trampoline for %ps\n", ops->func);
 		module_memfree(t);
-		return;
+		return -EINVAL;
 	}
 	pages = DIV_ROUND_UP(size, PAGE_SIZE);
 	if (set_memory_ro((unsigned long)t, pages) ||
 	    set_memory_x((unsigned long)t, pages)) {
-		/* Sites then call the shared caller. */
 		module_memfree(t);
-		return;
+		return -ENOMEM;
 	}
 	ops->trampoline = (unsigned long)t;
 	ops->trampoline_size = size;
-	ops->flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
+	return 0;
 }
 
 /* Does @ops have a trampoline this file made? */
@@ -864,68 +862,21 @@ static unsigned long tramp_call(struct ftrace_ops *ops)
 	return ops->trampoline + c.call;
 }
 
-/* Point the CALL of @ops' own trampoline at @dest. */
-static int tramp_point(struct ftrace_ops *ops, unsigned long dest)
-{
-	unsigned long ip = tramp_call(ops);
-	int ret = retarget(&ip, 1, FTRACE_X86_CALL, dest);
-
-	if (ret)
-		pr_err("cannot point the trampoline of %ps at %ps: %d\n",
-		       ops->func, (void *)dest, ret);
-	return ret;
-}
-
-/* Make @ops' trampoline with its CALL going to @dest, or point it there. */
-static int tramp_set(struct ftrace_ops *ops, unsigned long dest)
+int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 {
 	struct caller_shape c;
+	unsigned long ip;
 
-	if (!ops->trampoline) {
-		tramp_make(ops, dest);
-		return 0;
-	}
-	/* A trampoline its owner made is the owner's business. */
-	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
-		return 0;
 	caller_shape(ops_uses_regs(ops), &c);
-	if (ops->trampoline_size != tramp_size(&c)) {
-		/*
-		 * The ops changed its SAVE_REGS flag since its (kept)
-		 * trampoline was made.  A task may still be inside the old
-		 * one: leave it, and make another.
-		 */
-		WARN_ONCE(1, "ftrace: %ps changed shape; its old trampoline stays\n",
-			  ops->func);
-		ops->trampoline = 0;
-		tramp_make(ops, dest);
-		return 0;
-	}
-	return tramp_point(ops, dest);
-}
-
-void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
-{
-	tramp_set(ops, (unsigned long)ftrace_stub);
-}
-
-int ftrace_arch_tramp_update(struct ftrace_ops *ops)
-{
-	return tramp_set(ops, (unsigned long)ftrace_ops_get_func(ops));
-}
-
-void ftrace_arch_tramp_park(struct ftrace_ops *ops)
-{
-	if (own_tramp(ops))
-		tramp_point(ops, (unsigned long)ftrace_stub);
+	if (ops->trampoline_size != tramp_size(&c))
+		return -ESTALE;
+	ip = ops->trampoline + c.call;
+	return retarget(&ip, 1, FTRACE_X86_CALL, func);
 }
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)
 {
-	if (!own_tramp(ops))
-		return;
 	module_memfree((void *)ops->trampoline);
-	ops->trampoline = 0;
 }
 
 void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
@@ -957,17 +908,14 @@ void set_ftrace_ops_ro(void)
 #else /* !(CONFIG_X86_64 && CONFIG_MODULES) */
 
 /* No trampolines: every site calls a shared caller. */
-void ftrace_arch_tramp_prepare(struct ftrace_ops *ops)
+int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 {
+	return -EOPNOTSUPP;
 }
 
-int ftrace_arch_tramp_update(struct ftrace_ops *ops)
+int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 {
-	return 0;
-}
-
-void ftrace_arch_tramp_park(struct ftrace_ops *ops)
-{
+	return -EOPNOTSUPP;
 }
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)
