@@ -6,7 +6,9 @@ Builds both kernels from the same config, boots each with
 benchmark (harness/guest/ftbench.c) and prints one table; the figures go
 to build/bench/ARCH.json as well.  RUNS=2 boots each kernel twice and
 reports how far the runs differ.  FLAVOR=wip benchmarks the work in
-progress instead of ours.
+progress instead of ours; VARIANT=NAME benchmarks both kernels built with
+configs/variant-NAME.config (VARIANT=mitigations: x86_64 as distributions
+build it).
 """
 import datetime
 import json
@@ -88,7 +90,9 @@ def boot(arch, flavor):
     env['APPEND'] = (env.get('APPEND', '') + ' nokaslr').strip()
     run([os.path.join(TOP, 'harness/qemu.sh'), arch, flavor, 'bench'], env=env,
         stdout=subprocess.DEVNULL)
-    log = os.path.join(TOP, 'build/logs', f'{arch}-{flavor}-bench.log')
+    variant = os.environ.get('VARIANT')
+    name = f'{arch}-{flavor}' + (f'-{variant}' if variant else '')
+    log = os.path.join(TOP, 'build/logs', f'{name}-bench.log')
     lines = list(console_lines(log))
     got, err, done = parse_bench(lines)
     if err or not done:
@@ -147,7 +151,8 @@ def main():
                      'upstream': a, 'ours': b, 'ratio': ratio, 'spread': spread})
 
     when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
-    print(f'\nmake bench ARCH={arch}  ({when}; QEMU TCG -icount shift=0,sleep=off, '
+    variant = f' VARIANT={os.environ["VARIANT"]}' if os.environ.get('VARIANT') else ''
+    print(f'\nmake bench ARCH={arch}{variant}  ({when}; QEMU TCG -icount shift=0,sleep=off, '
           f'{os.environ.get("SMP", "1")} vCPU, {runs} run(s) per kernel; '
           f'guest ns = instructions, plus idle time skipped)\n')
     head = f'{"metric":46} {"unit":10} {"upstream":>12} {"ours":>12} {"ours/up":>8}'
