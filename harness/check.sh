@@ -167,7 +167,10 @@ boot_guest() {
 		printf 'passed 0\nfailed 0\nskipped 1\n' > "$results/$name-try1"
 	done
 }
+# The console lines shown as a guest runs: ftracetest's own result lines,
+# or the KTAP results of the other guest scripts; and the harness's.
 ftt_pattern='^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):'
+ktap_pattern='^( *(not )?ok [0-9]+ |(HARNESS|qemu):)'
 
 host_stream() {
 	host_suite harness-check python3 "$top/harness/tests/run.py"
@@ -231,10 +234,10 @@ arch_stream() {
 	# list (harness/guest/bootcheck.sh).
 	echo "== $name: boot parameters"
 	boot_guest 1 "$name-bootcheck" "$build/logs/$arch-$flavor-bootcheck.log" \
-		'^(CHECK\||HARNESS:|qemu:)' \
+		"$ktap_pattern" \
 		env APPEND="$bootcheck_append" KUNIT=0 TIMEOUT="$bootcheck_timeout" \
 		"$top/harness/qemu.sh" "$arch" "$flavor" bootcheck
-	python3 "$top/harness/check.py" bootcheck --name "$name-bootcheck" \
+	python3 "$top/harness/check.py" guest --doc bootcheck --what "boot parameters" --name "$name-bootcheck" \
 		--log "$build/logs/check-$name-bootcheck.log" --results "$results"
 
 	# 3b. make diff's scenarios on our kernel, against what 6.1 printed
@@ -255,7 +258,7 @@ arch_stream() {
 		echo "== $name: kselftests of in-tree users"
 		start=$(date +%s)
 		boot_guest 2 "$name-kselftest" "$build/logs/$arch-$flavor-kselftest.log" \
-			'^(KST\||HARNESS:|qemu:)' \
+			"$ktap_pattern" \
 			env KUNIT=0 TIMEOUT="$kselftest_timeout" \
 			"$top/harness/qemu.sh" "$arch" "$flavor" kselftest
 		echo "   guest ran $(( $(date +%s) - start )) s"
@@ -283,10 +286,10 @@ x86_64_variants() {
 	local name="x86_64-$flavor-nodyn" fpcases
 	echo "== $name: kernel without DYNAMIC_FTRACE, and one boot"
 	if kernel_ready "$name" nodyn; then
-		boot_guest 1 "$name" "$build/logs/$name-nodyncheck.log" '^(CHECK\||HARNESS:|qemu:)' \
+		boot_guest 1 "$name" "$build/logs/$name-nodyncheck.log" "$ktap_pattern" \
 			env VARIANT=nodyn KUNIT=0 TIMEOUT="$bootcheck_timeout" \
 			"$top/harness/qemu.sh" x86_64 "$flavor" nodyncheck
-		python3 "$top/harness/check.py" bootcheck --name "$name" --what "no dynamic ftrace" \
+		python3 "$top/harness/check.py" guest --doc nodyncheck --what "no dynamic ftrace" --name "$name" \
 			--log "$build/logs/check-$name.log" --results "$results"
 	fi
 	# The x86_64 callers with the frame-pointer unwinder instead of ORC
