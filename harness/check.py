@@ -1,28 +1,39 @@
 #!/usr/bin/env python3
 """Read a test guest's console log and judge it.
 
+The guest reports every result as KTAP (docs/testing.md, "How results
+travel"): KUnit's document at boot, and one document per guest script,
+named by its "# harness: NAME" line (harness/guest/ktap.sh).  parse_ktap()
+reads them all; every mode below judges through it.
+
   check.py judge --name NAME --log LOG [--expect FILE] [--subset] [--kunit]
                  [--core-cases DIR]
       Print one line per result and add the counts to build/results/NAME.
       Results: the guest finished and really ran SMP; the kernel log holds
-      no oops, BUG, WARNING or panic; each KUnit case (KTAP); each ftracetest
-      case against the expectations file of the unmodified kernel, except
-      the project's own cases (description "ftrace-core: ..."), which must
-      PASS whatever the expectations say; with --core-cases, each of those
-      in DIR (harness/ftt) must also have run.
-  check.py bootcheck --name NAME --log LOG
-      Judge a harness=bootcheck boot: it finished, its kernel log is clean,
-      and each "CHECK| PASS name" / "CHECK| FAIL name: why" line is a result
-      (a boot with none fails).
+      no oops, BUG, WARNING or panic; each KUnit case; each case of the
+      document "ftracetest" against the expectations file of the
+      unmodified kernel, except the project's own cases (description
+      "ftrace-core: ..."), which must PASS whatever the expectations say;
+      with --core-cases, each of those in DIR (harness/ftt) must also have
+      run.
+  check.py guest --name NAME --log LOG --doc DOC [--what W] [--kunit]
+                 [--kunit-known FILE] [--no-console] [--summary] [--results DIR]
+      Judge the boot of a guest check script (bootcheck, nodyncheck,
+      smoke, stress): it finished, its kernel log is clean, and each result
+      of its document DOC (a boot with none, or a document cut off or short
+      of its plan, fails).
   check.py kselftest --name NAME --log LOG --expect FILE
       Judge a harness=kselftest boot (selftests of in-tree ftrace users,
       harness/guest/kselftest.sh): it finished, its kernel log is clean, and
-      each "KST| RESULT DIR/SCRIPT" line against the upstream results in
-      FILE: a script upstream passes must pass, and must have run.
+      each result of the document "kselftest" against the upstream results
+      in FILE: a script upstream passes must pass, and must have run.
   check.py kselftest-expect --log LOG --out FILE --arch A --base V --seconds N
       Write FILE from an upstream kselftest boot.
   check.py expect --log LOG --out FILE --arch A --base V --seconds N
       Write an expectations file from an upstream ftracetest run.
+  check.py ftt-cases --log LOG
+      make ftt: list the ftracetest cases and their results; exit 0 only
+      if every one passed.
   check.py total DIR
       Sum the counts in DIR; print "N passed, N failed, N skipped"; exit 1 on
       any failure or when nothing ran.
@@ -48,7 +59,6 @@ PASSING = ('PASS', 'XFAIL')
 # The project's regression cases of the core (harness/ftt): their
 # descriptions start with this, and each must PASS on the judged kernel.
 CORE_PREFIX = 'ftrace-core:'
-CHECK_LINE = re.compile(r'^CHECK\| (PASS|FAIL) ([^:]+?)(?:: (.*))?$')
 
 
 def console_lines(path):
@@ -74,71 +84,225 @@ class Tally:
                 f.write(f'{k} {v}\n')
 
 
-def parse_ftracetest(lines, prefix='FTT| '):
-    """Return [(key, result)] from the FTT| copy of ftracetest.log (or
-    another copy named by @prefix), and whether ftracetest reached its
-    summary."""
-    out, seen, complete = [], {}, False
-    for line in lines:
-        if not line.startswith(prefix):
-            continue
-        line = line[len(prefix):]
-        if line.startswith('# of passed:'):
-            complete = True
-        m = FTT_RESULT.match(line)
-        if not m:
-            continue
-        key = ' '.join(m.group(2).split())
-        seen[key] = seen.get(key, 0) + 1
-        if seen[key] > 1:
-            key = f'{key} #{seen[key]}'
-        out.append((key, m.group(3)))
-    return out, complete
+KTAP_VERSION = re.compile(r'^(\s*)(?:KTAP|TAP) version \d+\s*$')
+KTAP_PLAN = re.compile(r'^(\s*)1\.\.(\d+)\s*$')
+KTAP_DIAG = re.compile(r'^(\s*)#(?: (.*))?$')
+# Directives KTAP knows; another word after "#" is diagnostic data (our
+# ftracetest documents use UNRESOLVED and UNDEFINED so).
+DIRECTIVES = ('SKIP', 'TODO', 'XFAIL', 'TIMEOUT', 'ERROR')
+# The diagnostic that names a document of the guest's scripts
+# (harness/guest/ktap.sh); KUnit's has none.
+HARNESS_DOC = re.compile(r'^# harness: (\S+)\s*$')
+
+
+class Ktest:
+    """A test of a KTAP document: its result line, the diagnostic lines
+    before it, and for a test with subtests (a suite, a document) those
+    and its plan.  A document is a Ktest too: its name is the one of its
+    "# harness: NAME" line (None for KUnit's), its lines the indices of
+    its KTAP lines in the console."""
+
+    def __init__(self, name='', indent=0):
+        self.name, self.indent = name, indent
+        self.status = None	# 'ok' or 'not ok'; None: no result line seen
+        self.directive = ''	# SKIP, XFAIL, ... or ''
+        self.data = ''		# what follows the directive after "#"
+        self.notes = []		# diagnostic lines before the result
+        self.plan = None
+        self.tests = []
+        self.lines = []
+
+    @property
+    def kind(self):
+        """ok, fail or skip (XFAIL and TODO are what ok or not ok says)."""
+        if self.directive == 'SKIP':
+            return 'skip'
+        return 'fail' if self.status == 'not ok' else 'ok'
+
+    def why(self):
+        """The directive's text, else the first diagnostic line without
+        the "NAME: " that harness/guest/ktap.sh puts in front."""
+        if self.data:
+            return self.data
+        if self.notes:
+            note = self.notes[0]
+            return note[len(self.name) + 2:] if note.startswith(self.name + ': ') else note
+        return ''
 
 
 def parse_ktap(lines):
-    """Return (results, complete): leaf KUnit results as (name, status) with
-    status ok/fail/skip, and whether every announced test reported."""
-    results, stack, top_plan, top_seen, started = [], [], None, 0, False
-    for line in lines:
-        if re.match(r'^\s*(KTAP|TAP) version', line):
-            started = True
+    """The KTAP documents in @lines, as Ktest trees.  A top-level version
+    line starts a document; an indented one or a "# Subtest:" line opens a
+    subtest, which the next result line less indented closes (the
+    subtest's own result, as KUnit prints it).  Lines of no KTAP form
+    (kernel messages between) are passed over."""
+    docs, stack, notes = [], [], []
+
+    def opened(indent, name=''):
+        while len(stack) > 1 and stack[-1].indent >= indent:
+            stack.pop()
+        t = Ktest(name, indent)
+        stack[-1].tests.append(t)
+        stack.append(t)
+
+    for i, line in enumerate(lines):
+        m = KTAP_VERSION.match(line)
+        if m and not m.group(1):
+            docs.append(Ktest(None))
+            stack, notes = [docs[-1]], []
+            docs[-1].lines.append(i)
             continue
-        if not started:
+        if not stack:
+            continue
+        doc, top = stack[0], stack[-1]
+        if m:
+            opened(len(m.group(1)))
+            doc.lines.append(i)
             continue
         m = KTAP_SUBTEST.match(line)
         if m:
-            stack.append([len(m.group(1)), m.group(2).strip(), 0, 0])
+            indent, name = len(m.group(1)), m.group(2).strip()
+            if top is not doc and top.indent == indent and not top.name and not top.tests:
+                top.name = name
+            else:
+                opened(indent, name)
+            doc.lines.append(i)
             continue
-        m = re.match(r'^(\s*)1\.\.(\d+)$', line)
-        if m and not m.group(1) and top_plan is None:
-            top_plan = int(m.group(2))
+        m = KTAP_PLAN.match(line)
+        if m:
+            for t in reversed(stack):
+                if t.indent == len(m.group(1)):
+                    if t.plan is None:
+                        t.plan = int(m.group(2))
+                    break
+            doc.lines.append(i)
             continue
         m = KTAP_RESULT.match(line)
-        if not m:
+        if m:
+            indent = len(m.group(1))
+            closed = None
+            while len(stack) > 1 and stack[-1].indent > indent:
+                closed = stack.pop()
+            t = closed or Ktest()
+            if not closed:
+                stack[-1].tests.append(t)
+            t.status, t.notes, notes = m.group(2), notes, []
+            t.name = m.group(4).strip() or t.name
+            words = (m.group(5) or '').split(None, 1)
+            if words and words[0].upper() in DIRECTIVES:
+                t.directive, t.data = words[0].upper(), ' '.join(words[1:])
+            else:
+                t.data = ' '.join(words)
+            doc.lines.append(i)
             continue
-        indent, status, name = len(m.group(1)), m.group(2), m.group(4).strip()
-        directive = (m.group(5) or '').strip()
-        kind = 'fail' if status == 'not ok' else 'ok'
-        if directive.upper().startswith('SKIP'):
-            kind = 'skip'
-        # A subtest's header is indented with its cases; the result less
-        # indented than the open header is the subtest's own, closing it.
-        if stack and stack[-1][0] > indent:
-            # Its own result counts only when its cases do not tell it:
-            # no cases, or a failure (say, of suite init) none of them shows.
-            closed = stack.pop()
-            if closed[2] == 0 or (kind == 'fail' and closed[3] == 0):
-                results.append(('.'.join([s[1] for s in stack] + [name]), kind))
-        else:
-            results.append(('.'.join([s[1] for s in stack] + [name]), kind))
-        if stack:
-            stack[-1][2] += 1
-            stack[-1][3] += kind == 'fail'
-        if indent == 0:
-            top_seen += 1
-    complete = started and top_plan is not None and top_seen >= top_plan
-    return results, complete
+        m = KTAP_DIAG.match(line)
+        if m:
+            text = (m.group(2) or '').strip()
+            h = HARNESS_DOC.match(line)
+            if h and top is doc and not doc.tests:
+                doc.name = h.group(1)
+            else:
+                notes.append(text)
+            doc.lines.append(i)
+    return docs
+
+
+def ktap_problems(test, where=''):
+    """Why @test's results are not whole: a subtest without its result
+    line (cut off), fewer or more results than its plan, a document
+    without a plan.  [] when whole."""
+    out = []
+    if where == '' and test.plan is None:
+        out.append('the document: no plan')
+    if test.plan is not None and len(test.tests) != test.plan:
+        out.append(f'{where or "the document"}: {len(test.tests)} results, plan {test.plan}')
+    for sub in test.tests:
+        name = f'{where}.{sub.name}' if where else sub.name
+        if sub.status is None:
+            out.append(f'{name}: cut off, no result line')
+        out += ktap_problems(sub, name)
+    return out
+
+
+def ktap_results(test, prefix=''):
+    """[(dotted name, Ktest)] under @test: each leaf, and a subtest's own
+    result where its cases do not tell it: none ran, or it failed (say, in
+    the suite's init) and none of its cases did."""
+    out = []
+    for sub in test.tests:
+        name = f'{prefix}.{sub.name}' if prefix else sub.name
+        if sub.tests:
+            inner = ktap_results(sub, name)
+            out += inner
+            if sub.status and sub.kind == 'fail' and not any(k.kind == 'fail' for _, k in inner):
+                out.append((name, sub))
+        elif sub.status:
+            out.append((name, sub))
+    return out
+
+
+def harness_doc(docs, name):
+    """The last document "# harness: NAME" (a guest's script), or None."""
+    found = [d for d in docs if d.name == name]
+    return found[-1] if found else None
+
+
+def doc_results(doc):
+    """A guest document's results, named without the document's name."""
+    return [r for suite in doc.tests for r in ktap_results(suite)]
+
+
+def harness_lines(docs):
+    """Indices of the console lines that the guest's documents print (not
+    KUnit's): the kernel log's checks leave them out."""
+    return {i for d in docs if d.name for i in d.lines}
+
+
+# ftracetest's result words in the guest's KTAP (ftt_ktap in
+# harness/guest/init): ok is PASS, "# XFAIL" XFAIL, "# SKIP UNSUPPORTED"
+# and "# SKIP UNTESTED" those, another SKIP a case not run on purpose;
+# not ok is FAIL, or the word after "#" (UNRESOLVED, UNDEFINED).
+FTT_WORDS = ('PASS', 'FAIL', 'UNRESOLVED', 'UNTESTED', 'UNSUPPORTED', 'XFAIL', 'UNDEFINED')
+
+
+def ftt_word(k):
+    first = (k.data.split() or [''])[0]
+    if k.directive == 'SKIP':
+        return first if first in FTT_WORDS else 'EXCLUDED'
+    if k.status == 'ok':
+        return 'XFAIL' if k.directive == 'XFAIL' else 'PASS'
+    return first if first in FTT_WORDS else 'FAIL'
+
+
+def parse_ftracetest(lines, doc='ftracetest', docs=None):
+    """([(key, result)], complete, [excluded case paths]) from the KTAP
+    document @doc (the retry of flaky cases: "ftracetest-retry").  The key
+    is the case's description with whitespace collapsed, "#2" added to a
+    second case of the same description; complete: the document is whole
+    (its plan is ftracetest's own count, absent when ftracetest stopped
+    before its summary)."""
+    d = harness_doc(parse_ktap(lines) if docs is None else docs, doc)
+    if d is None:
+        return [], False, []
+    out, seen, excluded = [], {}, []
+    for name, k in doc_results(d):
+        word = ftt_word(k)
+        if word == 'EXCLUDED':
+            excluded.append(name)
+            continue
+        key = ' '.join(name.split())
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 1:
+            key = f'{key} #{seen[key]}'
+        out.append((key, word))
+    return out, not ftt_problems(d), excluded
+
+
+def ftt_problems(d):
+    """Why an ftracetest document is not whole: ktap_problems(), and a
+    plan missing (ftracetest stopped before its summary)."""
+    return ktap_problems(d) + [f'{s.name}: no plan: ftracetest stopped before its summary'
+                               for s in d.tests if s.plan is None]
 
 
 def read_expectations(path):
@@ -166,6 +330,7 @@ def why_unfinished(lines):
     harness/qemu.sh reports, with the last ftracetest case that completed
     (its console line), or a crash or hang."""
     timeout = next((m.group(1) for ln in lines for m in [TIMED_OUT.match(ln)] if m), None)
+    # ftracetest's own lines as it runs (the KTAP document comes after).
     cases = [m for ln in lines for m in [FTT_RESULT.match(ln)] if m]
     last = (f'; last case completed: [{cases[-1].group(1)}] '
             f'{" ".join(cases[-1].group(2).split())}' if cases else '')
@@ -213,7 +378,7 @@ TSC_UNSTABLE = 'tsc: Marking TSC unstable'
 SELFTEST = re.compile(r'^(?:\w+: )?Testing ([^:]+):(.*)$')
 # Where a test's verdict can no longer follow: KUnit's and ftracetest's
 # own output, the harness's lines.
-SELFTEST_END = re.compile(r'^(\s*(KTAP|TAP|ok |not ok |# )|FTT|HARNESS|CHECK\|)')
+SELFTEST_END = re.compile(r'^(\s*(KTAP|TAP|ok |not ok |# )|FTT|HARNESS)')
 SELFTEST_FAIL = re.compile(r'\bFAILED\b|\bNG\b')
 SELFTEST_PASS = re.compile(r'\b(PASSED|OK)\b')
 
@@ -246,6 +411,49 @@ def check_startup_tests(t, lines):
             t.add('failed', what, 'no verdict (PASSED or OK)')
 
 
+def read_known(path):
+    """{KUnit case: why} from expectations/kunit-known.ARCH ("suite.case
+    why" lines): cases known to fail on that arch."""
+    known = {}
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for ln in f:
+                words = ln.split(None, 1)
+                if words and not words[0].startswith('#'):
+                    known[words[0]] = (words[1:] or [''])[0].strip()
+    return known
+
+
+def judge_kunit(t, lines, docs, known_path=None):
+    """Each KUnit case (the KTAP documents not of the guest's scripts),
+    and that KUnit ran every suite it announced.  A case listed in
+    @known_path that fails is a skip with the listed reason; one listed
+    that passes is a failure (drop it from the list)."""
+    known = read_known(known_path)
+    results, problems = [], []
+    for d in docs:
+        if d.name is None:
+            results += ktap_results(d)
+            problems += ktap_problems(d)
+    if not results:
+        t.add('failed', 'kunit', 'no KTAP results in the console log')
+    failing = set()
+    for name, k in results:
+        case = next((c for c in known if name == c or name.startswith(c + '.')), None)
+        if k.kind == 'fail' and case:
+            failing.add(case)
+            t.add('skipped', f'kunit {name}', f'fails, known: {known[case]}')
+        else:
+            t.add({'ok': 'passed', 'fail': 'failed', 'skip': 'skipped'}[k.kind],
+                  f'kunit {name}')
+    for case in known:
+        if case not in failing:
+            t.add('failed', f'kunit {case}',
+                  f'passes now: drop it from {os.path.basename(known_path)}')
+    if results and problems and finished(lines):
+        t.add('failed', 'kunit ran every suite', '; '.join(problems[:3]))
+
+
 def judge(args):
     t = Tally(args.name)
     lines = list(console_lines(args.log))
@@ -263,32 +471,30 @@ def judge(args):
     else:
         t.add('failed', 'guest is SMP', f'nproc={m.group(1) if m else "?"}')
 
-    check_log_clean(t, lines, ('FTT', 'HARNESS', 'AFF|'))
+    docs = parse_ktap(lines)
+    own = harness_lines(docs)
+    check_log_clean(t, [ln for i, ln in enumerate(lines) if i not in own],
+                    ('FTT', 'HARNESS', 'AFF|'))
     check_startup_tests(t, lines)
 
     if args.kunit:
-        results, complete = parse_ktap(lines)
-        if not results:
-            t.add('failed', 'kunit', 'no KTAP results in the console log')
-        for name, kind in results:
-            t.add({'ok': 'passed', 'fail': 'failed', 'skip': 'skipped'}[kind],
-                  f'kunit {name}')
-        if results and not complete and finished(lines):
-            t.add('failed', 'kunit ran every suite', 'fewer results than the plan')
+        judge_kunit(t, lines, docs)
 
     if args.expect and not os.path.exists(args.expect):
         t.add('failed', 'ftracetest expectations', f'{args.expect} missing')
     elif args.expect:
         exp = read_expectations(args.expect)
-        got, complete = parse_ftracetest(lines)
+        got, complete, excluded = parse_ftracetest(lines, docs=docs)
         # uname -m of the guest, and the arches core cases declare.
         machine = header[0].split()[3] if header and len(header[0].split()) > 3 else '?'
         core_arches = core_case_arches(args.core_cases) if args.core_cases else {}
-        retried = dict(parse_ftracetest(lines, 'FTTRETRY| ')[0])
+        retried = dict(parse_ftracetest(lines, 'ftracetest-retry', docs)[0])
         jiffies_clock = any(TSC_UNSTABLE in ln for ln in lines)
         done = finished(lines)
         if not complete and done:
-            t.add('failed', 'ftracetest completed', 'no summary: it was cut short')
+            d = harness_doc(docs, 'ftracetest')
+            t.add('failed', 'ftracetest completed', '; '.join(ftt_problems(d)) if d else
+                  'no KTAP document "ftracetest" in the console log')
         for key, res in got:
             want = exp.get(key)
             what = f'ftracetest {key}'
@@ -318,10 +524,8 @@ def judge(args):
                 t.add('failed', what, f'{res}, upstream: {want}')
             else:
                 t.add('skipped', what, f'{res}, upstream also {want}')
-        for ln in lines:
-            if ln.startswith('HARNESS: not run: '):
-                t.add('skipped', f'ftracetest {ln[18:].strip()}',
-                      'excluded by expectations/ftt-exclude.ARCH')
+        for path in excluded:
+            t.add('skipped', f'ftracetest {path}', 'excluded by expectations/ftt-exclude.ARCH')
         names = {k for k, _ in got}
         # A guest cut short has failed once, above ("guest ran to the
         # end", with the cause); the cases it never reached are not
@@ -407,38 +611,80 @@ def drop_provoked_warning(lines, where='ftrace_patch_failed'):
     return lines
 
 
-def bootcheck(args):
-    """A harness=bootcheck boot: finished, clean (but for the one WARNING
-    its damaged call site provokes), and its CHECK| lines."""
+def show_notes(k, limit=60):
+    """A failed result's diagnostic lines, below its result line."""
+    for note in k.notes[:limit]:
+        print('     | ' + note)
+    if len(k.notes) > limit:
+        print(f'     | ... {len(k.notes) - limit} lines more')
+
+
+def judge_doc(t, docs, name, what):
+    """One result per result of the guest's KTAP document @name, and one
+    failure if the document is not whole (cut off, results missing
+    against its plan) or absent."""
+    def label(key):
+        return f'{what}: {key}' if what else key
+    d = harness_doc(docs, name)
+    if d is None:
+        t.add('failed', label('checks'), f'no KTAP document "{name}" in the console log')
+        return
+    results = doc_results(d)
+    if not results:
+        t.add('failed', label('checks'), f'no results in the KTAP document "{name}"')
+    for key, k in results:
+        if k.kind == 'fail':
+            t.add('failed', label(key), k.why())
+            if len(k.notes) > 1:
+                show_notes(k)
+        else:
+            t.add('passed' if k.kind == 'ok' else 'skipped', label(key), k.why())
+    problems = ktap_problems(d)
+    if problems:
+        t.add('failed', label('every result reported'), '; '.join(problems[:3]))
+
+
+def guest(args):
+    """A boot of one of the guest's check scripts (harness=bootcheck,
+    nodyncheck, smoke, stress): it finished, its kernel log is clean (but
+    for the one WARNING the bootcheck boot's damaged call site provokes),
+    KUnit with --kunit, and each result of its KTAP document."""
     t = Tally(args.name)
     lines = list(console_lines(args.log))
-    judge_finished_clean(t, lines, drop_provoked_warning([ln for ln in lines if not ln.startswith(
-        ('CHECK|', 'HARNESS', 'bootcheck:'))]))
-    checks = [m for m in map(CHECK_LINE.match, lines) if m]
-    if not checks:
-        t.add('failed', f'{args.what} checks', 'no CHECK| lines in the console log')
-    for m in checks:
-        if m.group(1) == 'PASS':
-            t.add('passed', f'{args.what}: {m.group(2)}')
-        else:
-            t.add('failed', f'{args.what}: {m.group(2)}', m.group(3) or '')
-    t.save(args.results)
+    docs = parse_ktap(lines)
+    own = harness_lines(docs)
+    if args.console:
+        kernel = [ln for i, ln in enumerate(lines)
+                  if i not in own and not ln.startswith(('HARNESS', f'{args.doc}:'))]
+        if args.doc == 'bootcheck':
+            kernel = drop_provoked_warning(kernel)
+        judge_finished_clean(t, lines, kernel)
+    else:
+        check_finished(t, lines)
+    if args.kunit:
+        judge_kunit(t, lines, docs, args.kunit_known)
+    judge_doc(t, docs, args.doc, args.doc if args.what is None else args.what)
+    if args.results:
+        t.save(args.results)
+    if args.summary:
+        print(f"{t.counts['passed']} passed, {t.counts['failed']} failed, "
+              f"{t.counts['skipped']} skipped")
     return 0 if t.counts['failed'] == 0 else 1
 
 
-KST_RAN = re.compile(r'^HARNESS: kselftest ran (\d+) scripts')
-KST_LINE = re.compile(r'^KST\| (PASS|FAIL|SKIP) (\S+)(?: rc=(\d+))?(?: seconds=([0-9.]+))?')
-
-
 def parse_kselftest(lines):
-    """[(DIR/SCRIPT, result, seconds or None)] from the KST| lines."""
+    """([(DIR/SCRIPT, result, seconds or None, Ktest)], complete) from the
+    KTAP document "kselftest": PASS, SKIP or FAIL as kselftest's runner
+    says them; the seconds from the "DIR/SCRIPT: rc=N seconds=S" line."""
+    d = harness_doc(parse_ktap(lines), 'kselftest')
+    if d is None:
+        return [], False
     out = []
-    for ln in lines:
-        m = KST_LINE.match(ln)
-        if m:
-            out.append((m.group(2), m.group(1),
-                        float(m.group(4)) if m.group(4) else None))
-    return out
+    for key, k in doc_results(d):
+        secs = [m.group(1) for n in k.notes for m in [re.search(r'\bseconds=([0-9.]+)', n)] if m]
+        out.append((key, {'ok': 'PASS', 'skip': 'SKIP', 'fail': 'FAIL'}[k.kind],
+                    float(secs[-1]) if secs else None, k))
+    return out, not ktap_problems(d)
 
 
 def kselftest(args):
@@ -447,32 +693,33 @@ def kselftest(args):
     lines = list(console_lines(args.log))
     # The console (quiet during the tests) and the kernel log the guest
     # printed at the end; the scripts' own output is not the kernel's.
+    own = harness_lines(parse_ktap(lines))
     judge_finished_clean(t, lines, [
         STAMP.sub('', ln[7:]) if ln.startswith('DMESG| ') else ln
-        for ln in lines if not ln.startswith(('KST', 'HARNESS'))])
+        for i, ln in enumerate(lines) if i not in own and not ln.startswith('HARNESS')])
     if not os.path.exists(args.expect):
         t.add('failed', 'kselftest expectations', f'{args.expect} missing')
         t.save(args.results)
         return 1
     exp = read_expectations(args.expect)
-    got = parse_kselftest(lines)
+    got, complete = parse_kselftest(lines)
     if not got:
-        t.add('failed', 'kselftest', 'no KST| results in the console log')
-    for key, res, secs in got:
+        t.add('failed', 'kselftest', 'no results in a KTAP document "kselftest"')
+    elif not complete and finished(lines):
+        t.add('failed', 'kselftest ran every script', 'fewer results than its plan, or cut off')
+    for key, res, secs, k in got:
         want = exp.get(key)
         what = f'kselftest {key}' + (f' ({secs:.0f} s)' if secs is not None else '')
         if res == 'PASS':
             t.add('passed', what)
         elif want == 'PASS':
             t.add('failed', what, f'{res}, upstream: PASS')
-            for ln in lines:
-                if ln.startswith(f'KSTOUT| {key}: '):
-                    print('     | ' + ln[len(f'KSTOUT| {key}: '):])
+            show_notes(k)
         elif want is None:
             t.add('failed', what, f'{res}; not in {os.path.basename(args.expect)}')
         else:
             t.add('skipped', what, f'{res}, upstream also {want}')
-    names = {k for k, _, _ in got}
+    names = {g[0] for g in got}
     for key, want in exp.items():
         if key not in names and want == 'PASS':
             t.add('failed', f'kselftest {key}', 'did not run (upstream: PASS)')
@@ -482,16 +729,14 @@ def kselftest(args):
 
 def kselftest_expect(args):
     lines = list(console_lines(args.log))
-    got = parse_kselftest(lines)
+    got, complete = parse_kselftest(lines)
     if not got:
-        sys.exit(f'check.py: {args.log}: no KST| results')
-    # Only a whole run makes expectations: the guest finished and ran as
-    # many scripts as it reported.
-    ran = [m for m in map(KST_RAN.match, lines) if m]
-    if (not finished(lines) or not ran
-            or int(ran[-1].group(1)) != len(got)):
+        sys.exit(f'check.py: {args.log}: no kselftest results')
+    # Only a whole run makes expectations: the guest finished, and its
+    # document holds as many results as its plan.
+    if not finished(lines) or not complete:
         sys.exit(f'check.py: {args.log}: the kselftest run is incomplete')
-    summary = collections.Counter(res for _, res, _ in got)
+    summary = collections.Counter(g[1] for g in got)
     with open(args.out + '.tmp', 'w') as f:
         f.write('# kselftest results (selftests of in-tree ftrace users) of the\n'
                 '# unmodified kernel (FLAVOR=upstream): `make expectations ARCH=%s`.\n'
@@ -500,12 +745,23 @@ def kselftest_expect(args):
                 f'measured: {datetime.date.today().isoformat()}; '
                 f'run time (boot and tests, wall clock, TCG): {args.seconds} s\n')
         f.write('# ' + ', '.join(f'{k} {v}' for k, v in sorted(summary.items())) + '\n')
-        for key, res, secs in got:
+        for key, res, _, _ in got:
             f.write(f'{res}\t{key}\n')
     os.replace(args.out + '.tmp', args.out)
     print(f'check.py: wrote {args.out}: ' +
           ', '.join(f'{k} {v}' for k, v in sorted(summary.items())))
     return 0
+
+
+def ftt_cases(args):
+    """make ftt (harness/ftt.sh): each case of the console's ftracetest
+    document with ftracetest's word, and whether every one passed."""
+    got, complete, _ = parse_ftracetest(list(console_lines(args.log)))
+    for i, (key, res) in enumerate(got, 1):
+        print(f'[{i}] {key}\t[{res}]')
+    passed = sum(res == 'PASS' for _, res in got)
+    print(f'ftt: {passed} of {len(got)} passed' + ('' if complete else '; the run is not whole'))
+    return 0 if got and complete and passed == len(got) else 1
 
 
 # What ftbench (harness/guest/ftbench.c) reports; make bench tabulates it.
@@ -624,7 +880,7 @@ def functions(args):
 
 
 def expect(args):
-    got, complete = parse_ftracetest(console_lines(args.log))
+    got, complete, _ = parse_ftracetest(list(console_lines(args.log)))
     if not complete or not got:
         sys.exit(f'check.py: {args.log}: ftracetest did not complete')
     summary = {}
@@ -683,13 +939,20 @@ def main():
     j.add_argument('--core-cases')
     j.add_argument('--results', default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
-    b = sub.add_parser('bootcheck')
+    b = sub.add_parser('guest')
     b.add_argument('--name', required=True)
     b.add_argument('--log', required=True)
-    b.add_argument('--what', default='boot parameters',
-                   help='what the CHECK| lines check, for the result names')
-    b.add_argument('--results', default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
+    b.add_argument('--doc', required=True, help='the name of the guest\'s KTAP document')
+    b.add_argument('--what', help='what its results check, for their names (default: DOC)')
+    b.add_argument('--kunit', action='store_true')
+    b.add_argument('--kunit-known', help='KUnit cases known to fail (expectations/kunit-known.ARCH)')
+    b.add_argument('--no-console', dest='console', action='store_false',
+                   help='no check of the kernel log (the guest checked it)')
+    b.add_argument('--summary', action='store_true',
+                   help='end with "N passed, N failed, N skipped"')
+    b.add_argument('--results', help='the directory of the counts (default: none kept)')
+    fc = sub.add_parser('ftt-cases')
+    fc.add_argument('--log', required=True)
     e = sub.add_parser('expect')
     for a in ('--log', '--out', '--arch', '--base', '--seconds'):
         e.add_argument(a, required=True)
@@ -708,7 +971,7 @@ def main():
     t.add_argument('dir')
     args = p.parse_args()
     return {'judge': judge, 'expect': expect, 'functions': functions,
-            'bootcheck': bootcheck, 'total': total, 'kselftest': kselftest,
+            'guest': guest, 'ftt-cases': ftt_cases, 'total': total, 'kselftest': kselftest,
             'kselftest-expect': kselftest_expect}[args.cmd](args)
 
 

@@ -167,7 +167,37 @@ boot_guest() {
 		printf 'passed 0\nfailed 0\nskipped 1\n' > "$results/$name-try1"
 	done
 }
+# The console lines shown as a guest runs: ftracetest's own result lines,
+# or the KTAP results of the other guest scripts; and the harness's.
 ftt_pattern='^\[[0-9]+\].*\[[A-Z]+\]$|^(HARNESS|qemu):'
+ktap_pattern='^( *(not )?ok [0-9]+ |(HARNESS|qemu):)'
+
+# guest_run NAME TRIES MODE FTT [VAR=VALUE...] -- JUDGE...: every boot of
+# make check.  Boots the kernel of NAME's arch (FLAVOR; VARIANT= in the
+# VAR=VALUE list picks a variant's build) in guest mode MODE with
+# ftracetest cases FTT (may be empty) and the VAR=VALUE settings of
+# harness/qemu.sh (TIMEOUT, KUNIT, APPEND, ...), through boot_guest (TRIES,
+# build/logs/check-NAME.log, guest-times), then judges it with
+# "check.py JUDGE... --name NAME --log LOG --results DIR".
+guest_run() {
+	local name=$1 tries=$2 mode=$3 ftt=$4 arch=${1%%-*} envs=() variant='' logname='' start pattern
+	shift 4
+	while [ "$1" != -- ]; do
+		envs+=("$1")
+		case "$1" in VARIANT=*) variant=${1#VARIANT=} ;; QEMU_LOG_NAME=*) logname=${1#*=} ;; esac
+		shift
+	done
+	shift
+	pattern=$ktap_pattern
+	[ "$mode" = ftracetest ] && pattern=$ftt_pattern
+	start=$(date +%s)
+	boot_guest "$tries" "$name" \
+		"$build/logs/$arch-$flavor${variant:+-$variant}-${logname:-$mode}.log" "$pattern" \
+		env "${envs[@]}" "$top/harness/qemu.sh" "$arch" "$flavor" "$mode" ${ftt:+"$ftt"}
+	echo "   guest ran $(( $(date +%s) - start )) s; console: build/logs/check-$name.log"
+	python3 "$top/harness/check.py" "$@" --name "$name" \
+		--log "$build/logs/check-$name.log" --results "$results"
+}
 
 host_stream() {
 	host_suite harness-check python3 "$top/harness/tests/run.py"
@@ -188,7 +218,7 @@ host_stream() {
 }
 
 arch_stream() {
-	local arch=$1 name="$1-$flavor" ftt subset start
+	local arch=$1 name="$1-$flavor" ftt subset
 	echo "== $name: kernel"
 	kernel_ready "$name" || return
 	# sparse on the core's files of this build (harness/lint.sh).
@@ -206,36 +236,24 @@ arch_stream() {
 		[ -n "$ftt" ] || { ftt=upstream; subset=; }
 	fi
 	echo "== $name: KUnit, boot self-tests and ftracetest $ftt"
-	start=$(date +%s)
-	boot_guest 2 "$name" "$build/logs/$arch-$flavor-ftracetest.log" "$ftt_pattern" \
-		env KUNIT=1 APPEND=ftt_bench=0 TIMEOUT="${TIMEOUT:-${ftt_timeout[$arch]:-1800}}" \
-		"$top/harness/qemu.sh" "$arch" "$flavor" ftracetest "$ftt"
-	echo "   guest ran $(( $(date +%s) - start )) s; console: build/logs/check-$name.log"
-	python3 "$top/harness/check.py" judge --name "$name" --kunit $subset \
-		--log "$build/logs/check-$name.log" --expect "$top/expectations/$arch.txt" \
-		--functions "$top/expectations/functions.$arch.txt" --results "$results"
+	guest_run "$name" 2 ftracetest "$ftt" KUNIT=1 APPEND=ftt_bench=0 \
+		TIMEOUT="${TIMEOUT:-${ftt_timeout[$arch]:-1800}}" -- \
+		judge --kunit $subset --expect "$top/expectations/$arch.txt" \
+		--functions "$top/expectations/functions.$arch.txt"
 
 	# 2. The project's cases of the core (harness/ftt), every one of which
 	# must run and pass, and the benchmark program's smoke run.
 	echo "== $name: ftracetest test.d/ftrace-core"
-	start=$(date +%s)
-	boot_guest 2 "$name-core" "$build/logs/$arch-$flavor-core.log" "$ftt_pattern" \
-		env KUNIT=0 APPEND=ftt_functions=0 TIMEOUT="${TIMEOUT:-${core_timeout[$arch]:-1200}}" \
-		QEMU_LOG_NAME=core "$top/harness/qemu.sh" "$arch" "$flavor" ftracetest test.d/ftrace-core
-	echo "   guest ran $(( $(date +%s) - start )) s; console: build/logs/check-$name-core.log"
-	python3 "$top/harness/check.py" judge --name "$name-core" --subset \
-		--log "$build/logs/check-$name-core.log" --expect "$top/expectations/$arch.txt" \
-		--bench-smoke --core-cases "$top/harness/ftt" --results "$results"
+	guest_run "$name-core" 2 ftracetest test.d/ftrace-core KUNIT=0 APPEND=ftt_functions=0 \
+		TIMEOUT="${TIMEOUT:-${core_timeout[$arch]:-1200}}" QEMU_LOG_NAME=core -- \
+		judge --subset --expect "$top/expectations/$arch.txt" \
+		--bench-smoke --core-cases "$top/harness/ftt"
 
 	# 3. What the ftrace boot parameters set up, with a bad word in each
 	# list (harness/guest/bootcheck.sh).
 	echo "== $name: boot parameters"
-	boot_guest 1 "$name-bootcheck" "$build/logs/$arch-$flavor-bootcheck.log" \
-		'^(CHECK\||HARNESS:|qemu:)' \
-		env APPEND="$bootcheck_append" KUNIT=0 TIMEOUT="$bootcheck_timeout" \
-		"$top/harness/qemu.sh" "$arch" "$flavor" bootcheck
-	python3 "$top/harness/check.py" bootcheck --name "$name-bootcheck" \
-		--log "$build/logs/check-$name-bootcheck.log" --results "$results"
+	guest_run "$name-bootcheck" 1 bootcheck '' APPEND="$bootcheck_append" KUNIT=0 \
+		TIMEOUT="$bootcheck_timeout" -- guest --doc bootcheck --what "boot parameters"
 
 	# 3b. make diff's scenarios on our kernel, against what 6.1 printed
 	# (expectations/diff.ARCH.txt; harness/diff.sh).
@@ -253,15 +271,8 @@ arch_stream() {
 	# upstream's results were measured (expectations/kselftest.ARCH.txt).
 	if [ -f "$top/expectations/kselftest.$arch.txt" ]; then
 		echo "== $name: kselftests of in-tree users"
-		start=$(date +%s)
-		boot_guest 2 "$name-kselftest" "$build/logs/$arch-$flavor-kselftest.log" \
-			'^(KST\||HARNESS:|qemu:)' \
-			env KUNIT=0 TIMEOUT="$kselftest_timeout" \
-			"$top/harness/qemu.sh" "$arch" "$flavor" kselftest
-		echo "   guest ran $(( $(date +%s) - start )) s"
-		python3 "$top/harness/check.py" kselftest --name "$name-kselftest" \
-			--log "$build/logs/check-$name-kselftest.log" \
-			--expect "$top/expectations/kselftest.$arch.txt" --results "$results"
+		guest_run "$name-kselftest" 2 kselftest '' KUNIT=0 TIMEOUT="$kselftest_timeout" -- \
+			kselftest --expect "$top/expectations/kselftest.$arch.txt"
 	fi
 
 	# 5. make stress's short form on our kernel: tracers, filters,
@@ -282,13 +293,9 @@ x86_64_variants() {
 	# short boot (harness/guest/nodyncheck.sh).
 	local name="x86_64-$flavor-nodyn" fpcases
 	echo "== $name: kernel without DYNAMIC_FTRACE, and one boot"
-	if kernel_ready "$name" nodyn; then
-		boot_guest 1 "$name" "$build/logs/$name-nodyncheck.log" '^(CHECK\||HARNESS:|qemu:)' \
-			env VARIANT=nodyn KUNIT=0 TIMEOUT="$bootcheck_timeout" \
-			"$top/harness/qemu.sh" x86_64 "$flavor" nodyncheck
-		python3 "$top/harness/check.py" bootcheck --name "$name" --what "no dynamic ftrace" \
-			--log "$build/logs/check-$name.log" --results "$results"
-	fi
+	kernel_ready "$name" nodyn &&
+		guest_run "$name" 1 nodyncheck '' VARIANT=nodyn KUNIT=0 TIMEOUT="$bootcheck_timeout" -- \
+			guest --doc nodyncheck --what "no dynamic ftrace"
 	# The x86_64 callers with the frame-pointer unwinder instead of ORC
 	# (VARIANT=fp): the cases whose stack traces, registers and direct
 	# calls go through the callers' frame records, judged against the same
@@ -300,15 +307,10 @@ x86_64_variants() {
 	echo "== $name: frame-pointer unwinder, stack and caller cases, one vCPU"
 	fpcases=test.d/ftrace,test.d/ftrace-core/caller-regs.tc
 	fpcases=$fpcases,test.d/ftrace-core/caller-unwind.tc,test.d/ftrace-core/direct-samples.tc
-	if kernel_ready "$name" fp; then
-		boot_guest 2 "$name" "$build/logs/$name-ftracetest.log" "$ftt_pattern" \
-			env VARIANT=fp KUNIT=0 SMP=1 APPEND="ftt_functions=0 ftt_bench=0" \
-			TIMEOUT="${TIMEOUT:-${ftt_timeout[x86_64]}}" \
-			"$top/harness/qemu.sh" x86_64 "$flavor" ftracetest "$fpcases"
-		python3 "$top/harness/check.py" judge --name "$name" --subset --nproc 1 \
-			--log "$build/logs/check-$name.log" --expect "$top/expectations/x86_64.txt" \
-			--results "$results"
-	fi
+	kernel_ready "$name" fp &&
+		guest_run "$name" 2 ftracetest "$fpcases" VARIANT=fp KUNIT=0 SMP=1 \
+			APPEND="ftt_functions=0 ftt_bench=0" TIMEOUT="${TIMEOUT:-${ftt_timeout[x86_64]}}" -- \
+			judge --subset --nproc 1 --expect "$top/expectations/x86_64.txt"
 }
 
 # Arches only built, booted and smoke-tested (harness/smoke.sh): 32-bit

@@ -28,6 +28,8 @@ install -m 755 "$build/setup/busybox-$deb" "$root/bin/busybox"
 install -m 755 "$top/harness/guest/init" "$root/init"
 install -m 755 "$top/harness/guest/demo.sh" "$root/harness/demo.sh"
 install -m 755 "$top/harness/guest/smoke.sh" "$root/harness/smoke.sh"
+# The guest scripts print their results through this (KTAP).
+install -m 644 "$top/harness/guest/ktap.sh" "$root/harness/ktap.sh"
 [ -d "$top/harness/guest/extra" ] && cp -a "$top/harness/guest/extra/." "$root/harness/"
 ln -s busybox "$root/bin/sh"
 # ftbench, the in-guest benchmark (make bench; make check runs it once).

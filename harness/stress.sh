@@ -9,7 +9,8 @@
 # kernels, on which short did not finish 10 tracer cycles in 20 minutes.
 # APPEND=stress_jobs=modules,fuzz (say) runs only those jobs.
 # The guest's report is kept in build/stress/KERNEL-SIZE.txt (not under
-# build/results, whose files are make check's counts).
+# build/results, whose files are make check's counts).  The guest reports
+# in KTAP (the document "stress"); check.py judges it.
 # The last line is "N passed, N failed, N skipped".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -34,27 +35,12 @@ start=$(date +%s)
 APPEND="stress=$size stress_seed=${SEED:-1} ${APPEND:-}" TIMEOUT=$timeout \
 	"$top/harness/qemu.sh" "$arch" "$flavor" stress > /dev/null
 took=$(( $(date +%s) - start ))
-grep -E '^(HARNESS|STRESS)' "$log" > "$res"
+# The report: the guest's KTAP document "stress" and its progress lines.
+grep -E '^(HARNESS|STRESS|KTAP version|# harness:|1\.\.|(not )?ok |    )' "$log" > "$res"
 echo "host: $name $size took $took s" >> "$res"
-pass=0 fail=0 skipped=0
-while read -r _ job rest; do
-	case "$job" in total|modules-traced) continue ;; esac
-	errs=$(echo "$rest" | sed -n 's/.*errors=\([0-9]*\).*/\1/p')
-	if [[ $rest == *skipped ]]; then
-		echo "skip stress $name $job (not in stress_jobs)"; skipped=$((skipped + 1))
-	elif [ "${errs:-1}" = 0 ]; then
-		echo "ok   stress $name $job $rest"; pass=$((pass + 1))
-	else
-		echo "FAIL stress $name $job $rest"; fail=$((fail + 1))
-	fi
-done < <(grep '^STRESS| ' "$log")
-grep -E '^STRESS\| (modules-traced|total)' "$log" | sed "s/^STRESS| /     stress $name /"
-if ! grep -q '^STRESS: result ok' "$log"; then
-	grep '^STRESSLOG| ' "$log" | head -n 40
-	grep -q '^STRESS: result' "$log" ||
-		{ echo "FAIL stress $name: the guest did not finish (see $log)"; tail -n 30 "$log"; }
-	fail=$((fail + 1))
-fi
+grep -q '^HARNESS: done' "$log" || { echo "stress $name: the guest did not finish (see $log)"; tail -n 30 "$log"; }
+sed -n "s/^    # \(modules-traced .*\|total seconds=.*\)$/     stress $name \1/p" "$log"
 echo "stress: $name $size in $took s; report in $res"
-echo "$pass passed, $fail failed, $skipped skipped"
-[ $fail = 0 ]
+# One result per job (harness/check.py); the last line is the counts.
+python3 "$top/harness/check.py" guest --name stress --what "$name" --doc stress \
+	--no-console --summary --log "$log"

@@ -6,14 +6,18 @@
 # A word that names no function is dropped on its own; the others apply
 # (core review, finding 9).  What each file must read is worked out from
 # /proc/cmdline and available_filter_functions, so other lists work too.
-# One line per check: "CHECK| PASS name" or "CHECK| FAIL name: why";
-# harness/check.py counts them.
+# The checks are the KTAP document "bootcheck" (harness/guest/ktap.sh),
+# which harness/check.py judges.
 T=/sys/kernel/tracing
 tmp=/tmp/bootcheck
 mkdir -p $tmp
+. /harness/ktap.sh
 
-pass() { echo "CHECK| PASS $1"; }
-failed() { echo "CHECK| FAIL $1: $2"; }
+pass() { ktap_ok "$1"; }
+failed() { ktap_fail "$1" "$2"; }
+ktap_start bootcheck
+# The document ends however the script does.
+trap ktap_end EXIT
 
 tracer= filter= notrace= have_filter=0
 for arg in $(cat /proc/cmdline); do
@@ -42,7 +46,7 @@ want_notrace=$(known $(echo "$notrace" | tr , ' '))
 want_enabled=$(for f in $want_filter; do
 	echo "$want_notrace" | grep -Fqx "$f" || echo "$f"; done)
 
-# Console messages would split the CHECK lines.
+# Console messages would split the result lines.
 level=$(cut -f1 /proc/sys/kernel/printk)
 echo 1 > /proc/sys/kernel/printk
 

@@ -5,11 +5,12 @@
 # show that the ops list behind it is switched on and off, honours the PID
 # filter, ftrace_enabled and the profiler, traces modules that come and go,
 # and that the files of dynamic ftrace are absent, as they are upstream.
-# One line per check: "CHECK| PASS name" or "CHECK| FAIL name: why".
+# The checks are the KTAP document "nodyncheck" (harness/guest/ktap.sh).
 T=/sys/kernel/tracing
+. /harness/ktap.sh
 
-pass() { echo "CHECK| PASS $1"; }
-failed() { echo "CHECK| FAIL $1: $2"; }
+pass() { ktap_ok "$1"; }
+failed() { ktap_fail "$1" "$2"; }
 # expect NAME COND WHY: one check from a shell condition.
 expect() { if eval "$2"; then pass "$1"; else failed "$1" "$3"; fi; }
 
@@ -22,6 +23,7 @@ traced_work() { echo > $T/trace; work; entries; }
 
 level=$(cut -f1 /proc/sys/kernel/printk)
 echo 1 > /proc/sys/kernel/printk
+ktap_start nodyncheck
 
 expect tracer_listed "grep -qw function $T/available_tracers" \
 	"'function' not in available_tracers: $(cat $T/available_tracers)"
@@ -148,3 +150,4 @@ else
 fi
 
 echo "$level" > /proc/sys/kernel/printk
+ktap_end

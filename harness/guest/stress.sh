@@ -25,11 +25,13 @@
 # while it is on function_graph is refused: not beside the tracers job).
 # Then: the function tracer must still trace, and the kernel log must hold
 # no oops, WARN, BUG, lockdep, KASAN or RCU-stall line.
-# Output, read by harness/stress.sh:
-#   STRESS| JOB count=N errors=N seconds=S   one per job
-#   STRESSLOG| LINE                          details of failures
-#   STRESS: result ok|FAIL                   the last line
+# The results are the KTAP document "stress" (harness/guest/ktap.sh), read
+# by harness/stress.sh through harness/check.py: one result per job,
+# "ok N JOB # count=N errors=N seconds=S", the details of a failed one as
+# diagnostic lines before it.  Progress lines (STRESSP| and, at debug
+# size, STRESSW|) are data for the reader.
 T=/sys/kernel/tracing
+. /harness/ktap.sh
 cd $T || exit 1
 size=short seed=1 only=all
 for arg in $(cat /proc/cmdline); do
@@ -63,9 +65,9 @@ mkdir -p $W
 now() { cut -d' ' -f1 /proc/uptime; }
 t_start=$(now)
 
-# job_done NAME COUNT ERRORS START: a job's result line.
+# job_done NAME COUNT ERRORS START: a job's result, for the report.
 job_done() {
-	echo "STRESS| $1 count=$2 errors=$3 seconds=$(awk "BEGIN{printf \"%.0f\", $(now)-$4}")" > $W/$1.res
+	echo "$1 count=$2 errors=$3 seconds=$(awk "BEGIN{printf \"%.0f\", $(now)-$4}")" > $W/$1.res
 }
 # progress NAME I: a progress line every PSTEP-th step.
 progress() {
@@ -221,7 +223,7 @@ job_modules() {
 	done
 	echo nop > $m/current_tracer
 	rmdir $m
-	echo "STRESS| modules-traced count=$seen" > $W/modseen.res
+	echo "modules-traced count=$seen" > $W/modseen.txt
 	job_done modules $i $err "$start"
 }
 
@@ -274,14 +276,14 @@ job_fuzz() {
 
 # want JOB: is JOB one of those to run?  skip JOB...: result lines saying so.
 want() { [ "$only" = all ] || case "$only" in *,$1,*) true ;; *) false ;; esac; }
-skip() { for j; do echo "STRESS| $j count=0 errors=0 seconds=0 skipped" > $W/$j.res; done; }
+skip() { for j; do echo "$j count=0 errors=0 seconds=0 skipped" > $W/$j.res; done; }
 
 # A refused write is expected now and then (writers race; a word matches
 # nothing): the shell's complaints go to files, not the console.
 if want tracers; then job_tracers 2> $W/tracers.err & else skip tracers; fi
 if want instances; then job_instances 2> $W/instances.err & else skip instances; fi
 if want modules; then job_modules 2> $W/modules.err &
-else skip modules; echo "STRESS| modules-traced count=0" > $W/modseen.res; fi
+else skip modules; echo "modules-traced count=0" > $W/modseen.txt; fi
 for k in 1 2 3 4; do
 	if want writers; then job_writer $k 2> $W/writer$k.err & else skip writer$k; fi
 done
@@ -294,7 +296,7 @@ else
 	skip fuzz-1
 fi
 # Wait for the jobs (not the load).
-while [ "$(ls $W/*.res 2>/dev/null | wc -l)" -lt 9 ]; do sleep 1; done
+while [ "$(ls $W/*.res 2>/dev/null | wc -l)" -lt 8 ] || [ ! -f $W/modseen.txt ]; do sleep 1; done
 echo "HARNESS: stress phase 1 done after $(awk "BEGIN{printf \"%.0f\", $(now)-$t_start}") s"
 echo "HARNESS: stress phase 2"
 if want fuzz; then
@@ -339,18 +341,28 @@ dmesg > $W/dmesg
 pat='WARNING:|BUG:|Oops|general protection|Kernel panic|INFO: task .* blocked|possible circular|possible recursive|inconsistent lock|suspicious RCU|lockdep|KASAN|self-detected stall|rcu_.* stall|ftrace failed|ftrace faulted|Call Trace'
 splat=$(grep -m 1 -n -E "$pat" $W/dmesg | cut -d: -f1)
 if [ -n "$splat" ]; then
-	echo "STRESS| kernel-log count=1 errors=1 seconds=0"
-	sed -n "$((splat > 5 ? splat - 5 : 1)),$((splat + 30))p" $W/dmesg | sed 's/^/STRESSLOG| dmesg: /'
+	echo "kernel-log count=1 errors=1 seconds=0" > $W/kernel-log.res
+	sed -n "$((splat > 5 ? splat - 5 : 1)),$((splat + 30))p" $W/dmesg | sed 's/^/dmesg: /' > $W/kernel-log.log
 else
-	echo "STRESS| kernel-log count=$(wc -l < $W/dmesg) errors=0 seconds=0"
+	echo "kernel-log count=$(wc -l < $W/dmesg) errors=0 seconds=0" > $W/kernel-log.res
 	# What fills the log, most frequent first (times and numbers folded).
 	sed -e 's/^\[[^]]*\] *//' -e 's/[0-9][0-9]*/N/g' $W/dmesg | sort | uniq -c |
-		sort -rn | head -n 5 | sed 's/^/STRESSLOG| kernel-log: /'
+		sort -rn | head -n 5 | sed 's/^/kernel-log: /' > $W/kernel-log.log
 fi
-cat $W/*.res
-cat $W/*.log 2>/dev/null | sed 's/^/STRESSLOG| /'
-bad=$(cat $W/*.res | sed -n 's/.* errors=\([0-9]*\).*/\1/p' | awk '{s += $1} END {print s + 0}')
-[ -n "$splat" ] && bad=$((bad + 1))
+# The report: a result per job, its notes before it.
+ktap_start stress
+for r in $W/*.res; do
+	read -r job data < "$r"
+	case "$data" in
+	*skipped) ktap_skip "$job" "not in stress_jobs"; continue ;;
+	esac
+	[ -s "$W/$job.log" ] && ktap_diag "$(cat "$W/$job.log")"
+	case "$data" in
+	*errors=0\ *) ktap_ok "$job" "$data" ;;
+	*) ktap_bad "$job" "$data" ;;
+	esac
+done
+ktap_diag "$(cat $W/modseen.txt)"
+ktap_diag "total seconds=$(awk "BEGIN{printf \"%.0f\", $(now)-$t_start}")"
 echo 4 > /proc/sys/kernel/printk
-echo "STRESS| total seconds=$(awk "BEGIN{printf \"%.0f\", $(now)-$t_start}")"
-if [ "$bad" = 0 ]; then echo "STRESS: result ok"; else echo "STRESS: result FAIL"; fi
+ktap_end
