@@ -16,8 +16,10 @@ mkdir -p $tmp
 pass() { ktap_ok "$1"; }
 failed() { ktap_fail "$1" "$2"; }
 ktap_start bootcheck
-# The document ends however the script does.
-trap ktap_end EXIT
+# The document ends however the script does, followed by the kernel log
+# ("DMESG| " lines): the console takes only emergencies while the checks
+# run, and the host looks for splats in both.
+trap 'ktap_end; dmesg | sed "s/^/DMESG| /"' EXIT
 
 tracer= filter= notrace= have_filter=0
 for arg in $(cat /proc/cmdline); do

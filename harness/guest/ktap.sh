@@ -9,8 +9,9 @@
 #   ktap_xfail NAME [WHY] an expected failure ("ok 3 NAME # XFAIL WHY")
 #   ktap_bad NAME [DIRECTIVE] a failure with a directive ("not ok 3 NAME # UNRESOLVED")
 #   ktap_diag TEXT        diagnostic lines, one per line of TEXT
-#   ktap_end              close the document: "ok 1 NAME", or "not ok" if
-#                         any result failed; true if none did
+#   ktap_end              close the document: the plan if ktap_start had
+#                         none, then "ok 1 NAME", or "not ok" if any
+#                         result failed; true if none did
 # A document is one subtest NAME of its own top-level document, named by
 # the diagnostic "# harness: NAME", as KUnit nests a suite:
 #   KTAP version 1
@@ -24,12 +25,12 @@
 #   not ok 1 bootcheck
 # The closing line is the document's end: one the host does not see was
 # cut off.  A result's name cannot hold "#"; it becomes "_".
-ktap_name='' ktap_n=0 ktap_failed=0
+ktap_name='' ktap_n=0 ktap_failed=0 ktap_planned=0
 
 ktap_start() {
-	ktap_name=$1 ktap_n=0 ktap_failed=0
+	ktap_name=$1 ktap_n=0 ktap_failed=0 ktap_planned=0
 	printf 'KTAP version 1\n# harness: %s\n1..1\n    KTAP version 1\n    # Subtest: %s\n' "$1" "$1"
-	[ -z "${2:-}" ] || echo "    1..$2"
+	[ -z "${2:-}" ] || { echo "    1..$2"; ktap_planned=1; }
 }
 
 ktap_diag() {
@@ -58,6 +59,9 @@ ktap_bad() {
 }
 
 ktap_end() {
+	# Without a plan up front, the count goes last: a stray line that
+	# looks like a result then disagrees with it.
+	[ "$ktap_planned" = 1 ] || echo "    1..$ktap_n"
 	if [ "$ktap_failed" = 0 ]; then echo "ok 1 $ktap_name"; else echo "not ok 1 $ktap_name"; fi
 	[ "$ktap_failed" = 0 ]
 }

@@ -151,3 +151,7 @@ fi
 
 echo "$level" > /proc/sys/kernel/printk
 ktap_end
+rc=$?
+# The kernel log: the console took only emergencies while the checks ran.
+dmesg | sed 's/^/DMESG| /'
+exit $rc

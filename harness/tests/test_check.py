@@ -9,7 +9,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CHECK = os.path.join(HERE, '..', 'check.py')
 sys.path.insert(0, os.path.join(HERE, '..'))
 import check  # noqa: E402
-from util import ftt_doc, guest_sh, read_counts, write  # noqa: E402
+from util import GUEST, ftt_doc, guest_sh, read_counts, write  # noqa: E402
 
 
 KUNIT = """\
@@ -780,6 +780,27 @@ class Bootcheck(unittest.TestCase):
                 '[    4.1] WARNING: CPU: 0 PID: 90 at kernel/trace/ftrace_update.c:322 '
                 'ftrace_patch_failed+0x1a0/0x1c0\n')
 
+    def test_dmesg_warnings_count(self):
+        """The kernel log the guest prints after the document ("DMESG| "
+        lines, the console being quiet during the checks): the one provoked
+        WARNING passes, a second fails."""
+        one = ''.join('DMESG| ' + ln + '\n' for ln in self.PROVOKED.splitlines())
+        rc, _, out = self.run_bootcheck(BOOT_GOOD.replace(
+            'HARNESS: bootcheck rc', one + 'HARNESS: bootcheck rc'))
+        self.assertEqual(rc, 0, out)
+        rc, _, out = self.run_bootcheck(BOOT_GOOD.replace(
+            'HARNESS: bootcheck rc', one + one + 'HARNESS: bootcheck rc'))
+        self.assertEqual(rc, 1, out)
+
+    def test_planless_document_with_a_stray_result_fails(self):
+        """ktap_end gives a document without a plan its count: a stray
+        line that looks like a result makes them disagree."""
+        doc = guest_sh('ktap_start bootcheck; ktap_ok a; ktap_ok b; ktap_end').splitlines()
+        self.assertIn('    1..2', doc)
+        doc.insert(6, '    ok 3 lookalike')
+        d = check.harness_doc(check.parse_ktap(doc), 'bootcheck')
+        self.assertTrue(check.ktap_problems(d))
+
     def test_one_provoked_warning_passes(self):
         log = BOOT_GOOD.replace('HARNESS: bootcheck rc', self.PROVOKED + 'HARNESS: bootcheck rc')
         rc, c, out = self.run_bootcheck(log)
@@ -822,6 +843,22 @@ KUNIT_ARM = """\
 [    0.500000]     ok 2 records_sorted
 [    0.500000] not ok 1 ftrace-records
 """
+
+
+class QuietConsole(unittest.TestCase):
+    def test_quiet_console_scripts_print_the_kernel_log(self):
+        """A guest script that quiets the console (printk level 1) hides
+        WARN, BUG and KASAN reports from it: it must print the kernel log
+        for the host ("DMESG| " lines) or judge it itself (stress)."""
+        for name in sorted(os.listdir(GUEST)):
+            if not name.endswith('.sh'):
+                continue
+            with open(os.path.join(GUEST, name)) as f:
+                text = f.read()
+            # (diff.sh's boot is judged on its output alone: left so.)
+            if name != 'diff.sh' and 'echo 1 > /proc/sys/kernel/printk' in text:
+                with self.subTest(name):
+                    self.assertRegex(text, r"dmesg \| sed ['\"]s/\^/DMESG\| /|kernel-log")
 
 
 class Smoke(unittest.TestCase):
