@@ -49,6 +49,12 @@ if [ -n "$cc" ]; then
 		$cc -static -O2 -Wall -Wextra -Werror -o "$kmulti_bin" "$top/harness/guest/bpfkmulti.c"
 	fi
 	install -m 755 "$kmulti_bin" "$root/harness/bpfkmulti"
+	# textpoke prints perf's text_poke records (harness/ftt/text-poke-records.tc).
+	poke_bin="$build/bench/textpoke-$arch"
+	if [ ! -x "$poke_bin" ] || [ "$top/harness/guest/textpoke.c" -nt "$poke_bin" ]; then
+		$cc -static -O2 -Wall -Wextra -Werror -o "$poke_bin" "$top/harness/guest/textpoke.c"
+	fi
+	install -m 755 "$poke_bin" "$root/harness/textpoke"
 	# bpftramp attaches BPF fentry/fexit programs (harness/ftt-btf).
 	if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$out/.config"; then
 		bpf_bin="$build/bench/bpftramp-$arch"
