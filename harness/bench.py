@@ -51,6 +51,8 @@ LABELS = {
     'syscall_function_all_plus_filtered_instance':
         ('getppid(), + instance filtered to 1 other fn', 'instr/call'),
     'syscall_function_graph_all': ('getppid(), function_graph on all', 'instr/call'),
+    'events_all_on': ('every trace event on (jump labels)', 'instr'),
+    'events_all_off': ('every trace event off (jump labels)', 'instr'),
 }
 ORDER = ['records', 'record_bytes_per_record', 'ftrace_init_span', 'ftrace_init_end',
          'boot_to_bench',
@@ -62,7 +64,8 @@ ORDER = ['records', 'record_bytes_per_record', 'ftrace_init_span', 'ftrace_init_
          'read_available_filter_functions', 'read_available_filter_functions_modules',
          'set_filter_glob_lock_modules',
          'syscall_tracing_off', 'syscall_function_all',
-         'syscall_function_all_plus_filtered_instance', 'syscall_function_graph_all']
+         'syscall_function_all_plus_filtered_instance', 'syscall_function_graph_all',
+         'events_all_on', 'events_all_off']
 
 # The first and the last line ftrace_init() prints, per flavor.
 INIT_START = re.compile(r'^\[\s*(\d+)\.(\d+)\] ftrace: (allocating \d+ entries|converting \d+ call sites)')

@@ -772,7 +772,8 @@ BENCH_METRICS = (
     'syscall_function_all_plus_filtered_instance', 'disable_function_all',
     'syscall_function_graph_all', 'set_filter_1000_names',
     'set_filter_glob_lock', 'clear_filter', 'set_filter_glob_none',
-    'read_available_filter_functions_modules', 'set_filter_glob_lock_modules')
+    'read_available_filter_functions_modules', 'set_filter_glob_lock_modules',
+    'events_all_on', 'events_all_off')
 
 
 def parse_bench(lines):

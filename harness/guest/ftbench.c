@@ -408,6 +408,16 @@ int main(int argc, char **argv)
 	put(T "set_ftrace_filter", "", 0, 1);
 	if (system("rmmod trace_events_sample ftstress"))
 		die("unloading the modules");
+
+	/*
+	 * Every trace event on, then off, with tracing_on 0 so that they
+	 * record nothing: each event's static key rewrites its jump labels
+	 * through x86's batch patcher, which call sites share (a batch a key).
+	 */
+	puts_file(T "tracing_on", "0");
+	metric("events_all_on", puts_file(T "events/enable", "1"), "ns");
+	metric("events_all_off", puts_file(T "events/enable", "0"), "ns");
+	puts_file(T "tracing_on", "1");
 	puts_file(T "trace", "");
 	printf("BENCH| done\n");
 	return 0;

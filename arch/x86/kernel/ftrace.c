@@ -6,41 +6,22 @@
  * the NOP or a rel32 CALL (<asm/ftrace_insn.h>).  The core hands over
  * sorted batches of sites, each with what it holds now and what it must
  * hold next.  Every site of a batch is checked before any is written;
- * then all of them change together, in three steps:
+ * then the batch goes to the kernel's own patcher as one queue
+ * (text_poke_queue_decoded(), text_poke_finish()), which changes all of
+ * its sites together under INT3s, with one mapping of the batch's pages
+ * and three syncs of every CPU, and emulates the new instruction for a CPU
+ * that meets an INT3 meanwhile.  A batch of ours (FTRACE_BATCH_MAX) fills
+ * the patcher's queue at most, so it is normally one text_poke_bp_batch();
+ * jump-label entries still queued when it starts may share it or be
+ * flushed first.
  *
- *   1. an INT3 over the first byte of every site; sync every CPU;
- *   2. the last four bytes of every site whose last four bytes change;
- *      sync every CPU;
- *   3. the new first byte of every site; sync every CPU.
- *
- * Why a CPU running a site always runs the old or the new instruction,
- * never a mix: a CPU may fetch instruction bytes early and keep them until
- * it serialises, and a sync (an IPI that runs sync_core() everywhere) is
- * what makes it drop them.  After step 1 every CPU fetches INT3 as a
- * site's first byte, so none decodes the tail that step 2 rewrites;
- * nothing branches into the middle of a site, whose only entry is its
- * first byte.  The INT3 traps to ftrace_int3_handler(), which finds the
- * site in the batch and does what the new instruction does.  Step 3 is a
- * one-byte store per site: a CPU sees either the INT3 (and is handled as
- * above) or the new first byte, followed by the new tail that the step-2
- * sync has made visible.  A CPU inside the handler has interrupts off, so
- * it takes the last sync only after it has left the handler: when that
- * sync returns, nothing uses the batch any more.
- *
- * Kernel text is read-only, so it is written through a mapping only the
- * writing CPU has: poking_mm, the address space x86 keeps for text writes
- * (see poking_init()).  One pass of a step enters poking_mm once, maps
- * each page that holds sites of the batch once at poking_addr, writes that
- * page's bytes for the step and leaves.  Interrupts are off for the pass.
- *
- * Code that does not run yet takes shorter paths: a loading module's
- * sites are written in one pass followed by one sync, and fresh sites (at
- * boot, or in a module not yet formed, whose text is still writable) are
- * written in place.
+ * Fresh sites take a shorter path: the kernel's at boot, or those of a
+ * module not yet formed, whose text is still writable and does not run,
+ * are written in place.
  *
  * The shared callers (ftrace_caller, ftrace_regs_caller) call the function
  * the core chooses through one CALL each; ftrace_arch_set_func() rewrites
- * those with the same three steps.  On x86_64 an ops may have a trampoline
+ * those through the same patcher.  On x86_64 an ops may have a trampoline
  * of its own: a copy of a shared caller that loads that ops and calls its
  * function.  The ORC unwinder looks up a trampoline address at the same
  * offset in the caller it was copied from, so a copy keeps the caller's
@@ -51,7 +32,6 @@
 
 #include <linux/ftrace.h>
 #include <linux/init.h>
-#include <linux/kasan.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/mmu_context.h>
@@ -65,419 +45,53 @@
 
 #include <trace/syscall.h>
 
-#include <asm/debugreg.h>
 #include <asm/ftrace.h>
 #include <asm/ftrace_insn.h>
 #include <asm/set_memory.h>
 #include <asm/text-patching.h>
-#include <asm/tlbflush.h>
 
 #include <linux/ftrace_arch.h>
-#include <linux/perf_event.h>
 
 #define SITE	FTRACE_X86_SITE_SIZE
-#define TAIL	(SITE - 1)
 
-/* The sites of the write in progress, sorted by address; text_mutex. */
-static struct ftrace_x86_site sites[FTRACE_BATCH_MAX];
-
-/* How many of sites[] the INT3 handler must look at. */
-static unsigned int int3_nr;
-
-/*
- * 1 while a write has INT3s in the text, plus one for each handler
- * looking at sites[]; 0 between writes.  The writer waits for it to drop
- * to 0 before sites[] changes again.
- */
-static atomic_t int3_users;
-
-/**
- * ftrace_int3_handler - resume a CPU that hit an INT3 of a site in change
- * @regs: the registers of the trap
- *
- * Called at the start of the INT3 exception, in any context (NMI
- * included); it calls nothing that could be traced, instrumented or hit
- * another INT3.
- *
- * Return: true if the INT3 is ours: @regs then resume as if the site's
- * new instruction had run.
- */
-noinstr bool ftrace_int3_handler(struct pt_regs *regs)
+/* Module text, or vmalloc'ed text (a trampoline); inline, never traced. */
+static bool in_module_area(unsigned long addr)
 {
-	const struct ftrace_x86_site *s;
-	unsigned int nr;
-
-	if (user_mode(regs))
-		return false;
-	/* Pairs with the release in write_sites(): sites[] is filled in. */
-	if (!arch_atomic_inc_not_zero(&int3_users))
-		return false;
-	nr = READ_ONCE(int3_nr);
-	s = ftrace_x86_site_find(sites, nr, regs->ip - INT3_INSN_SIZE);
-	if (s)
-		ftrace_x86_int3_resume(s, regs);
-	arch_atomic_dec(&int3_users);
-	return s;
+	return (addr >= MODULES_VADDR && addr < MODULES_END) ||
+	       is_vmalloc_addr((void *)addr);
 }
 
 /*
- * The window: where text is written.
- *
- * The pages holding the sites of a batch are mapped once per batch into
- * poking_mm, each at a slot of its own in a PMD-sized window next to the
- * two pages text_poke() uses at poking_addr; a site that straddles two
- * pages gets them in consecutive slots.  Each step of the protocol is then
- * one switch into poking_mm, one store per site and one switch back.  Only
- * this file uses the window, under text_mutex, and only holders of
- * text_mutex load poking_mm, so the window's PTEs change while no CPU can
- * be using them.
+ * Read the @SITE bytes at @ip, which must be kernel or module text;
+ * -EFAULT if they are not or cannot be read.  Nothing here calls a
+ * function that could be traced: the live path reads every site of a
+ * batch, and with the function tracer on each call would cost a trip
+ * through it.
  */
-#define WIN_SLOTS	PTRS_PER_PTE
-
-static unsigned long win_base;		/* the window's address in poking_mm */
-static unsigned int win_used;		/* slots mapped for the current batch */
-static u8 *win_at[FTRACE_BATCH_MAX];	/* where sites[i] is in the window */
-static u8 win_found[SITE];		/* what a refused site held */
-
-/*
- * The kernel's own text first: core_kernel_text() is not traced, while the
- * vmalloc helpers are, and with the function tracer on a call to them
- * costs a trip through the tracer.
- */
-static struct page *text_page(unsigned long addr)
+static int site_read(unsigned long ip, u8 *buf)
 {
-	if (core_kernel_text(addr))
-		return virt_to_page((void *)addr);
-	if (is_vmalloc_or_module_addr((void *)addr))
-		return vmalloc_to_page((void *)addr);
-	return NULL;
-}
+	unsigned long end = ip + SITE - 1;
 
-static void win_unmap(void)
-{
-	spinlock_t *ptl;	/* poking_mm's lock of the window's PTEs */
-	unsigned int i;
-	pte_t *ptep;
-
-	if (!win_used)
-		return;
-	ptep = get_locked_pte(poking_mm, win_base, &ptl);
-	/* The page table was allocated at boot and stays. */
-	if (WARN_ON_ONCE(!ptep))
-		return;
-	for (i = 0; i < win_used; i++)
-		pte_clear(poking_mm, win_base + i * PAGE_SIZE, ptep + i);
-	pte_unmap_unlock(ptep, ptl);
-	/*
-	 * No CPU has poking_mm loaded.  This moves its TLB generation on, so
-	 * the next CPU to load it drops what it may still hold of the window.
-	 */
-	flush_tlb_mm_range(poking_mm, win_base,
-			   win_base + win_used * PAGE_SIZE, PAGE_SHIFT, false);
-	win_used = 0;
-}
-
-/*
- * The kernel image is physically contiguous: when every site of the batch
- * is kernel text and their pages fit in the window, map the whole range
- * of pages from the first site to the last, in order, so that a site's
- * place in the window is its offset from the first page.  Return false
- * if the batch does not qualify (nothing is mapped then).
- */
-static bool win_map_span(unsigned int nr, pte_t *ptep, pgprot_t prot)
-{
-	unsigned long first = sites[0].ip & PAGE_MASK;
-	unsigned long end = sites[nr - 1].ip + SITE - 1;
-	unsigned int i, pages;
-	unsigned long pfn;
-
-	/* __pa_symbol() is only for addresses of the kernel image. */
-	if (!core_kernel_text(sites[0].ip) || !core_kernel_text(end))
-		return false;
-	pages = ((end & PAGE_MASK) - first) / PAGE_SIZE + 1;
-	if (pages > WIN_SLOTS)
-		return false;
-	pfn = PHYS_PFN(__pa_symbol(first));
-	for (i = 0; i < pages; i++)
-		set_pte_at(poking_mm, win_base + i * PAGE_SIZE, ptep + i,
-			   pfn_pte(pfn + i, prot));
-	win_used = pages;
-	for (i = 0; i < nr; i++)
-		win_at[i] = (u8 *)win_base + (sites[i].ip - first);
-	return true;
-}
-
-/*
- * Map the pages of sites[0..nr) and fill in win_at[].  Return 0, -ENOMEM,
- * or -EFAULT with *@bad set to a site that is not in kernel or module text.
- */
-static int win_map(unsigned int nr, unsigned int *bad)
-{
-	/* Not global: the mapping must not outlive poking_mm in any TLB. */
-	pgprot_t prot = __pgprot(pgprot_val(PAGE_KERNEL) & ~_PAGE_GLOBAL);
-	unsigned long last = 0;
-	unsigned int i, k;
-	spinlock_t *ptl;	/* poking_mm's lock of the window's PTEs */
-	pte_t *ptep;
-	int ret = 0;
-
-	ptep = get_locked_pte(poking_mm, win_base, &ptl);
-	if (!ptep)
-		return -ENOMEM;
-	if (win_map_span(nr, ptep, prot)) {
-		pte_unmap_unlock(ptep, ptl);
+	if (core_kernel_text(ip) && core_kernel_text(end)) {
+		memcpy(buf, (void *)ip, SITE);
 		return 0;
 	}
-	/* Module text, or sites far apart: page by page. */
-	for (i = 0; i < nr && !ret; i++) {
-		unsigned long ip = sites[i].ip;
-		unsigned long page[2] = { ip & PAGE_MASK,
-					  (ip + SITE - 1) & PAGE_MASK };
-
-		/* Most sites share the page of the one before. */
-		if (page[0] == last && page[1] == last) {
-			win_at[i] = (u8 *)win_base + offset_in_page(ip) +
-				    (win_used - 1) * PAGE_SIZE;
-			continue;
-		}
-
-		for (k = 0; k < 2; k++) {
-			struct page *pg;
-
-			if (page[k] == last)
-				continue;
-			pg = text_page(page[k]);
-			if (!pg) {
-				*bad = i;
-				ret = -EFAULT;
-				break;
-			}
-			set_pte_at(poking_mm, win_base + win_used * PAGE_SIZE,
-				   ptep + win_used, mk_pte(pg, prot));
-			win_used++;
-			last = page[k];
-		}
-		/* The site's first page: the last slot, or the one before. */
-		win_at[i] = (u8 *)win_base + offset_in_page(ip) +
-			    (win_used - (page[1] != page[0] ? 2 : 1)) * PAGE_SIZE;
-	}
-	pte_unmap_unlock(ptep, ptl);
-	if (ret)
-		win_unmap();
-	return ret;
-}
-
-/* Being in poking_mm: interrupts off, nothing else of this CPU's there. */
-struct mm_visit {
-	unsigned long flags;
-	struct mm_struct *prev;
-};
-
-static void poking_enter(struct mm_visit *v)
-{
-	local_irq_save(v->flags);
-	/* A lazy TLB would leave the old mm half loaded when we switch back. */
-	if (this_cpu_read(cpu_tlbstate_shared.is_lazy))
-		leave_mm(smp_processor_id());
-	v->prev = this_cpu_read(cpu_tlbstate.loaded_mm);
-	switch_mm_irqs_off(NULL, poking_mm, current);
-	/* User watchpoints could match the window's addresses. */
-	if (hw_breakpoint_active())
-		hw_breakpoint_disable();
-	/* The window is below the kernel half: KASAN has no shadow there. */
-	kasan_disable_current();
-}
-
-static void poking_leave(struct mm_visit *v)
-{
-	kasan_enable_current();
-	switch_mm_irqs_off(NULL, v->prev, current);
-	if (hw_breakpoint_active())
-		hw_breakpoint_restore();
-	local_irq_restore(v->flags);
+	if (!in_module_area(ip) || !in_module_area(end))
+		return -EFAULT;
+	pagefault_disable();
+	__get_kernel_nofault(buf, (void *)ip, u32, fault);
+	__get_kernel_nofault(buf + 4, (void *)end, u8, fault);
+	pagefault_enable();
+	return 0;
+fault:
+	pagefault_enable();
+	return -EFAULT;
 }
 
 static bool same_bytes(const u8 *a, const u8 *b)
 {
 	return get_unaligned((const u32 *)a) == get_unaligned((const u32 *)b) &&
 	       a[4] == b[4];
-}
-
-static bool tail_changes(const struct ftrace_x86_site *s)
-{
-	return get_unaligned((const u32 *)(s->old + 1)) !=
-	       get_unaligned((const u32 *)(s->new + 1));
-}
-
-enum step { STEP_INT3, STEP_TAIL, STEP_HEAD, STEP_WHOLE };
-
-/*
- * Return: the index of the first of sites[0..nr) that does not hold its
- * old bytes (which are then in win_found), or -1.
- */
-static int win_check(unsigned int nr)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++) {
-		if (!same_bytes(win_at[i], sites[i].old)) {
-			memcpy(win_found, win_at[i], SITE);
-			return i;
-		}
-	}
-	return -1;
-}
-
-/* The stores of one step, one loop each: a batch has hundreds of sites. */
-static void win_write(unsigned int nr, enum step step)
-{
-	struct ftrace_x86_site *s = sites;
-	unsigned int i;
-
-	switch (step) {
-	case STEP_INT3:
-		for (i = 0; i < nr; i++)
-			*win_at[i] = FTRACE_X86_INT3;
-		break;
-	case STEP_TAIL:
-		for (i = 0; i < nr; i++, s++)
-			if (tail_changes(s))
-				put_unaligned(get_unaligned((u32 *)(s->new + 1)),
-					      (u32 *)(win_at[i] + 1));
-		break;
-	case STEP_HEAD:
-		for (i = 0; i < nr; i++, s++)
-			*win_at[i] = s->new[0];
-		break;
-	case STEP_WHOLE:
-		for (i = 0; i < nr; i++, s++)
-			memcpy(win_at[i], s->new, SITE);
-		break;
-	}
-}
-
-/*
- * One step over the mapped sites[0..nr).  The first step of a write
- * (STEP_INT3, STEP_WHOLE) first checks that every site holds its old
- * bytes, and writes nothing if one does not.
- *
- * Return: -1, or the index of the first site that does not hold its old
- * bytes (which are then in win_found).
- */
-static int win_step(unsigned int nr, enum step step)
-{
-	struct mm_visit v;
-	int bad = -1;
-
-	poking_enter(&v);
-	if (step == STEP_INT3 || step == STEP_WHOLE)
-		bad = win_check(nr);
-	/*
-	 * Only now may the handler claim INT3s at these sites: one that was
-	 * there before (kgdb's, say) made the check above fail instead.
-	 */
-	if (bad < 0 && step == STEP_INT3)
-		atomic_set_release(&int3_users, 1);
-	if (bad < 0)
-		win_write(nr, step);
-	poking_leave(&v);
-	return bad;
-}
-
-static void sync_this_cpu(void *unused)
-{
-	sync_core();
-}
-
-/* Every CPU drops the instruction bytes it may hold from before. */
-static void sync_all(void)
-{
-	on_each_cpu(sync_this_cpu, NULL, 1);
-}
-
-/*
- * perf's text_poke records of sites[0..nr), for decoders of kernel code;
- * asked for once per batch, as a batch may hold hundreds of sites.
- */
-static void poke_events(unsigned int nr)
-{
-	unsigned int i;
-
-	if (!perf_event_text_poke_wanted())
-		return;
-	for (i = 0; i < nr; i++)
-		perf_event_text_poke((void *)sites[i].ip, sites[i].old, SITE,
-				     sites[i].new, SITE);
-}
-
-/*
- * Write sites[0..nr), checking each first.  @live: other CPUs may run the
- * sites, so take the three steps (the second only if @tails: the last
- * four bytes of some site change); otherwise write each site whole and
- * sync once.
- *
- * Return: 0; -EINVAL with *@bad set (the site does not hold its old bytes,
- * which are in win_found; nothing written); -EFAULT with *@bad set (not
- * text); -ENOMEM.
- */
-static int write_sites(unsigned int nr, bool live, bool tails,
-		       unsigned int *bad)
-{
-	int ret, refused;
-
-	lockdep_assert_held(&text_mutex);
-	ret = win_map(nr, bad);
-	if (ret)
-		return ret;
-	if (!live) {
-		refused = win_step(nr, STEP_WHOLE);
-		if (refused < 0) {
-			sync_all();
-			poke_events(nr);
-		}
-		goto out;
-	}
-	/*
-	 * The handler must find the sites before any CPU meets their INT3:
-	 * win_step() publishes them (int3_users) once they are checked.
-	 */
-	WRITE_ONCE(int3_nr, nr);
-	refused = win_step(nr, STEP_INT3);
-	if (refused >= 0)
-		goto out;
-	sync_all();
-	if (tails) {
-		win_step(nr, STEP_TAIL);
-		sync_all();
-	}
-	/*
-	 * Since the first sync no CPU runs the old instruction, and until
-	 * the head step none runs the new one: the events go out in between,
-	 * so that a decoder of a hardware trace (Intel PT) may switch to the
-	 * new bytes at an event's timestamp.
-	 */
-	poke_events(nr);
-	win_step(nr, STEP_HEAD);
-	sync_all();
-	/*
-	 * No INT3 of this write is left, but a CPU that trapped on another
-	 * one may still be searching sites[]: wait for it.
-	 */
-	if (!atomic_dec_and_test(&int3_users))
-		atomic_cond_read_acquire(&int3_users, !VAL);
-out:
-	win_unmap();
-	if (refused >= 0) {
-		*bad = refused;
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Read the @SITE bytes at @ip; -EFAULT if they cannot be read. */
-static int site_read(unsigned long ip, u8 *buf)
-{
-	return copy_from_kernel_nofault(buf, (void *)ip, SITE) ? -EFAULT : 0;
 }
 
 /* Note site @i of @b as refused: it holds @found instead of @expected. */
@@ -493,37 +107,56 @@ static int site_refused(struct ftrace_batch *b, unsigned int i,
 	return err;
 }
 
+/* The new bytes of each site of the batch in hand; text_mutex. */
+static u8 next_insn[FTRACE_BATCH_MAX][SITE];
+
 /*
- * Fill sites[] from @b: addresses, old and new bytes.  *@tails: whether
- * the last four bytes of some site change.
+ * Check every site of @b: in text, ascending, holding its old bytes, with
+ * new bytes that can be encoded (into next_insn[]).  Nothing is written.
  */
-static int load_batch(struct ftrace_batch *b, bool *tails)
+static int check_batch(struct ftrace_batch *b)
 {
-	unsigned long prev = 0;
+	unsigned long prev = 0, last = b->patch[b->nr - 1].ip;
+	u8 want[SITE], cur[SITE];
+	bool kernel;
 	unsigned int i;
 	int ret;
 
-	*tails = false;
-
+	/*
+	 * Sorted sites whose first and last are in the kernel's text are all
+	 * there (records are only ever of text): read them directly.
+	 */
+	kernel = core_kernel_text(b->patch[0].ip) &&
+		 core_kernel_text(last + SITE - 1);
 	for (i = 0; i < b->nr; i++) {
 		const struct ftrace_patch *p = &b->patch[i];
-		struct ftrace_x86_site *s = &sites[i];
 
-		/* The handler's binary search needs ascending addresses. */
-		if (WARN_ON_ONCE(p->ip <= prev))
+		/* The INT3 handler's binary search needs ascending addresses. */
+		if (WARN_ON_ONCE(p->ip <= prev || p->ip > last))
 			return site_refused(b, i, NULL, NULL, -EINVAL);
 		prev = p->ip;
-		s->ip = p->ip;
-		s->dest = p->new;
-		s->op = p->new ? FTRACE_X86_CALL : 0;
-		ret = ftrace_x86_encode_site(s->old, p->ip, p->old);
+		ret = ftrace_x86_encode_site(want, p->ip, p->old);
 		if (!ret)
-			ret = ftrace_x86_encode_site(s->new, p->ip, p->new);
+			ret = ftrace_x86_encode_site(next_insn[i], p->ip, p->new);
+		if (!ret && kernel)
+			memcpy(cur, (void *)p->ip, SITE);
+		else if (!ret)
+			ret = site_read(p->ip, cur);
 		if (ret)
 			return site_refused(b, i, NULL, NULL, ret);
-		*tails |= tail_changes(s);
+		if (!same_bytes(cur, want))
+			return site_refused(b, i, want, cur, -EINVAL);
 	}
 	return 0;
+}
+
+/* Queue the @SITE bytes @insn for @ip, as one entry of the next batch. */
+static void queue_site(unsigned long ip, const u8 *insn)
+{
+	s32 disp;
+	u8 op = ftrace_x86_emulate_as(insn, &disp);
+
+	text_poke_queue_decoded((void *)ip, insn, SITE, op, disp);
 }
 
 /*
@@ -589,10 +222,15 @@ bool ftrace_arch_fresh_idle(void)
 	return IS_ENABLED(CONFIG_FTRACE_MCOUNT_USE_RECORDMCOUNT);
 }
 
+/*
+ * Live sites, and those of a module about to run, go through the kernel's
+ * own patcher: text_poke_finish() writes the queued sites as one batch
+ * under INT3s (see text_poke_bp_batch()).  Every site is checked first,
+ * under text_mutex, which every writer of kernel text holds.
+ */
 int ftrace_arch_patch(struct ftrace_batch *batch)
 {
-	unsigned int bad = 0;
-	bool tails;
+	unsigned int i;
 	int ret;
 
 	batch->done = 0;
@@ -600,14 +238,12 @@ int ftrace_arch_patch(struct ftrace_batch *batch)
 	if (batch->init)
 		return write_fresh(batch);
 	mutex_lock(&text_mutex);
-	ret = load_batch(batch, &tails);
+	ret = check_batch(batch);
 	if (!ret) {
-		ret = write_sites(batch->nr, batch->live, tails, &bad);
-		if (!ret)
-			batch->done = batch->nr;
-		else
-			site_refused(batch, bad, sites[bad].old,
-				     ret == -EINVAL ? win_found : NULL, ret);
+		for (i = 0; i < batch->nr; i++)
+			queue_site(batch->patch[i].ip, next_insn[i]);
+		text_poke_finish();
+		batch->done = batch->nr;
 	}
 	mutex_unlock(&text_mutex);
 	return ret;
@@ -615,44 +251,37 @@ int ftrace_arch_patch(struct ftrace_batch *batch)
 
 /*
  * Point the CALL or JMP (@op) at each of @ips, live code outside the call
- * sites (the shared callers, trampolines), at @dest.
+ * sites (the shared callers, trampolines), at @dest.  Each must hold such
+ * an instruction, or nothing is written.
  */
 static int retarget(const unsigned long *ips, unsigned int n, u8 op,
 		    unsigned long dest)
 {
-	unsigned int i, j, nr = 0;
-	bool tails = false;
+	u8 cur[SITE], next[SITE];
 	unsigned long now;
-	u8 cur[SITE];
+	unsigned int i;
 	int ret = 0;
 
 	mutex_lock(&text_mutex);
 	for (i = 0; i < n && !ret; i++) {
-		struct ftrace_x86_site s = { .ip = ips[i], .op = op, .dest = dest };
-
-		ret = site_read(s.ip, cur);
-		if (ret)
-			break;
-		if (ftrace_x86_decode(cur, s.ip, &now) != op) {
+		ret = site_read(ips[i], cur);
+		if (!ret && ftrace_x86_decode(cur, ips[i], &now) != op) {
 			pr_err("no %s at %pS (%5ph)\n",
 			       op == FTRACE_X86_CALL ? "call" : "jmp",
-			       (void *)s.ip, cur);
+			       (void *)ips[i], cur);
 			ret = -EINVAL;
-			break;
 		}
-		if (now == dest)
-			continue;
-		ret = ftrace_x86_encode_rel(s.new, op, s.ip, dest);
-		memcpy(s.old, cur, SITE);
-		tails |= tail_changes(&s);
-		/* Keep sites[] sorted for the handler. */
-		for (j = nr; j > 0 && sites[j - 1].ip > s.ip; j--)
-			sites[j] = sites[j - 1];
-		sites[j] = s;
-		nr++;
+		if (!ret)
+			ret = ftrace_x86_encode_rel(next, op, ips[i], dest);
 	}
-	if (!ret && nr)
-		ret = write_sites(nr, true, tails, &j);
+	/* Queued in any order: text_poke_queue() flushes to keep it sorted. */
+	for (i = 0; i < n && !ret; i++) {
+		site_read(ips[i], cur);
+		ftrace_x86_encode_rel(next, op, ips[i], dest);
+		if (!same_bytes(cur, next))
+			queue_site(ips[i], next);
+	}
+	text_poke_finish();
 	mutex_unlock(&text_mutex);
 	return ret;
 }
@@ -688,26 +317,10 @@ int ftrace_arch_set_graph(bool on)
 }
 #endif
 
+/* Text is written through poking_mm: poking_init() has run by now. */
 int __init ftrace_arch_init(void)
 {
-	spinlock_t *ptl;	/* poking_mm's lock of the window's PTEs */
-	pte_t *ptep;
-
-	BUILD_BUG_ON(2 * FTRACE_BATCH_MAX > WIN_SLOTS);
-	/* Text is written through poking_mm (poking_init() runs first). */
-	if (!poking_mm)
-		return -ENODEV;
-	/*
-	 * The window is the PMD-sized block below the one of poking_addr,
-	 * which poking_init() keeps above TASK_UNMAPPED_BASE; its page table
-	 * is allocated now, once.
-	 */
-	win_base = (poking_addr & PMD_MASK) - PMD_SIZE;
-	ptep = get_locked_pte(poking_mm, win_base, &ptl);
-	if (!ptep)
-		return -ENOMEM;
-	pte_unmap_unlock(ptep, ptl);
-	return 0;
+	return poking_mm ? 0 : -ENODEV;
 }
 
 /* The function the CALL at @ip goes to, or NULL. */

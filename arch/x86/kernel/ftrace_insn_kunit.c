@@ -3,9 +3,13 @@
  * KUnit tests of the x86 ftrace back end's instruction encoding
  * (<asm/ftrace_insn.h>): the bytes of CALL, JMP and the NOP, the rel32
  * range, refused input, decoding, and what the INT3 handler does with a
- * CPU that trapped on a site in change.  Nothing here writes text.
+ * CPU that trapped on a site in change; and the kernel's batch patcher
+ * as the back end uses it, on a buffer of its own.
  */
 #include <kunit/test.h>
+#include <linux/memory.h>
+#include <linux/moduleloader.h>
+#include <linux/mutex.h>
 #include <linux/ptrace.h>
 #include <asm/ftrace_insn.h>
 
@@ -130,28 +134,6 @@ static void decode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_x86_decode(short_jmp, IP, &dest), -EINVAL);
 }
 
-static void site_find(struct kunit *test)
-{
-	struct ftrace_x86_site s[5] = {};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(s); i++)
-		s[i].ip = IP + i * 0x40;
-	for (i = 0; i < ARRAY_SIZE(s); i++)
-		KUNIT_EXPECT_PTR_EQ(test,
-				    ftrace_x86_site_find(s, ARRAY_SIZE(s),
-							 IP + i * 0x40),
-				    &s[i]);
-	/* Between sites, before the first, after the last, inside one. */
-	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 5, IP + 0x20));
-	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 5, IP - 1));
-	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 5, IP + 0x101));
-	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 5, IP + 0x41));
-	/* Only the first @nr count. */
-	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 2, IP + 0x80));
-	KUNIT_EXPECT_NULL(test, ftrace_x86_site_find(s, 0, IP));
-}
-
 /* A CPU that trapped on the INT3 at @site: regs->ip is just past it. */
 static void trap_at(struct pt_regs *regs, unsigned long site,
 		    unsigned long *stack_top)
@@ -161,39 +143,147 @@ static void trap_at(struct pt_regs *regs, unsigned long site,
 	regs->sp = (unsigned long)stack_top;
 }
 
-static void int3_resume(struct kunit *test)
+/*
+ * Resume @regs as the kernel's INT3 handler does for an entry that
+ * text_poke_queue_decoded() got from ftrace_x86_emulate_as(@insn).
+ */
+static void resume_as(struct pt_regs *regs, const u8 *insn)
+{
+	s32 disp;
+	u8 op = ftrace_x86_emulate_as(insn, &disp);
+	unsigned long next = regs->ip - 1 + SITE;
+
+	if (op == FTRACE_X86_CALL)
+		int3_emulate_call(regs, next + disp);
+	else
+		int3_emulate_jmp(regs, next + disp);
+}
+
+/* A CPU meeting the INT3 of a site in change goes where the new bytes go. */
+static void emulate_as(struct kunit *test)
 {
 	unsigned long stack[4] = {};
-	struct ftrace_x86_site s = { .ip = IP };
 	struct pt_regs regs;
+	u8 insn[SITE];
 
 	/* Becoming a CALL: the return address is the end of the site. */
-	s.op = FTRACE_X86_CALL;
-	s.dest = IP + 0x1000;
+	ftrace_x86_encode_site(insn, IP, IP + 0x1000);
 	trap_at(&regs, IP, &stack[4]);
-	ftrace_x86_int3_resume(&s, &regs);
+	resume_as(&regs, insn);
 	KUNIT_EXPECT_EQ(test, regs.ip, IP + 0x1000);
 	KUNIT_EXPECT_EQ(test, regs.sp, (unsigned long)&stack[3]);
 	KUNIT_EXPECT_EQ(test, stack[3], IP + SITE);
 
 	/* Becoming the NOP: on to the next instruction, stack untouched. */
-	s.op = 0;
-	s.dest = 0;
+	ftrace_x86_encode_site(insn, IP, 0);
 	stack[3] = 0;
 	trap_at(&regs, IP, &stack[4]);
-	ftrace_x86_int3_resume(&s, &regs);
+	resume_as(&regs, insn);
 	KUNIT_EXPECT_EQ(test, regs.ip, IP + SITE);
 	KUNIT_EXPECT_EQ(test, regs.sp, (unsigned long)&stack[4]);
 	KUNIT_EXPECT_EQ(test, stack[3], 0UL);
 
-	/* Becoming a JMP: to its target, stack untouched. */
-	s.op = FTRACE_X86_JMP;
-	s.dest = IP - 0x80;
+	/* Becoming a JMP (the 32-bit graph hook): to its target. */
+	ftrace_x86_encode_rel(insn, FTRACE_X86_JMP, IP, IP - 0x80);
 	trap_at(&regs, IP, &stack[4]);
-	ftrace_x86_int3_resume(&s, &regs);
+	resume_as(&regs, insn);
 	KUNIT_EXPECT_EQ(test, regs.ip, IP - 0x80);
 	KUNIT_EXPECT_EQ(test, regs.sp, (unsigned long)&stack[4]);
 }
+
+#ifdef CONFIG_MODULES
+/*
+ * The batch patcher (text_poke_queue_decoded(), text_poke_finish()) maps
+ * a batch's pages once, a slot each; a batch of module text takes them
+ * page by page (the patcher's entries are within 2 GiB of the kernel's
+ * text, so the buffer comes from module_alloc()).  WIN_PAGES pages of INT3s hold a site across each
+ * page boundary (the worst case: two slots a site, a full queue), and
+ * every byte around them must stay as it was.  The buffer never runs.
+ */
+#define WIN_SITES	256
+#define WIN_PAGES	(WIN_SITES + 1)
+
+static unsigned long win_site(u8 *buf, unsigned int k)
+{
+	return (unsigned long)buf + (k + 1) * PAGE_SIZE - 2;
+}
+
+/* Every site holds @want(site), every other byte an INT3. */
+static void expect_window(struct kunit *test, u8 *buf, bool call)
+{
+	unsigned int k, bad = 0;
+	u8 want[SITE];
+	size_t i;
+
+	for (k = 0; k < WIN_SITES; k++) {
+		unsigned long ip = win_site(buf, k);
+
+		ftrace_x86_encode_site(want, ip, call ? ip + 0x1000 : 0);
+		if (memcmp((void *)ip, want, SITE) && !bad++)
+			expect_bytes(test, (void *)ip, want);
+	}
+	for (i = 0; i < WIN_PAGES * PAGE_SIZE; i++) {
+		unsigned long at = (unsigned long)buf + i;
+		unsigned long site = (i + 2) / PAGE_SIZE;
+
+		if (site >= 1 && site <= WIN_SITES &&
+		    at >= win_site(buf, site - 1) &&
+		    at < win_site(buf, site - 1) + SITE)
+			continue;
+		if (buf[i] != FTRACE_X86_INT3 && !bad++)
+			KUNIT_FAIL(test, "byte %zu is %02x", i, buf[i]);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+}
+
+static void batch_window(struct kunit *test)
+{
+	u8 insn[SITE], *buf;
+	unsigned int k;
+	s32 disp;
+	u8 op;
+
+	buf = module_alloc(WIN_PAGES * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, FTRACE_X86_INT3, WIN_PAGES * PAGE_SIZE);
+	for (k = 0; k < WIN_SITES; k++)
+		memcpy((void *)win_site(buf, k), nop5, SITE);
+
+	/* The back end's way: pre-encoded, one batch of 256. */
+	mutex_lock(&text_mutex);
+	for (k = 0; k < WIN_SITES; k++) {
+		unsigned long ip = win_site(buf, k);
+
+		ftrace_x86_encode_site(insn, ip, ip + 0x1000);
+		op = ftrace_x86_emulate_as(insn, &disp);
+		text_poke_queue_decoded((void *)ip, insn, SITE, op, disp);
+	}
+	text_poke_finish();
+	mutex_unlock(&text_mutex);
+	expect_window(test, buf, true);
+
+	/* Everyone else's: decoded by the patcher. */
+	mutex_lock(&text_mutex);
+	for (k = 0; k < WIN_SITES; k++)
+		text_poke_queue((void *)win_site(buf, k), nop5, SITE, NULL);
+	text_poke_finish();
+	mutex_unlock(&text_mutex);
+	expect_window(test, buf, false);
+
+	/* One entry on its own (text_poke_bp()), across a page. */
+	ftrace_x86_encode_site(insn, win_site(buf, 7), win_site(buf, 7) + 0x1000);
+	mutex_lock(&text_mutex);
+	text_poke_bp((void *)win_site(buf, 7), insn, SITE, NULL);
+	mutex_unlock(&text_mutex);
+	expect_bytes(test, (void *)win_site(buf, 7), insn);
+	module_memfree(buf);
+}
+#else
+static void batch_window(struct kunit *test)
+{
+	kunit_skip(test, "no module area without CONFIG_MODULES");
+}
+#endif
 
 static struct kunit_case ftrace_insn_cases[] = {
 	KUNIT_CASE(encode_call_and_jmp),
@@ -201,8 +291,8 @@ static struct kunit_case ftrace_insn_cases[] = {
 	KUNIT_CASE(encode_range),
 	KUNIT_CASE(encode_bad_input),
 	KUNIT_CASE(decode),
-	KUNIT_CASE(site_find),
-	KUNIT_CASE(int3_resume),
+	KUNIT_CASE(emulate_as),
+	KUNIT_CASE(batch_window),
 	{}
 };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The instructions the x86 ftrace back end writes at a call site, and the
- * int3 hook that covers sites while they change.
+ * The instructions the x86 ftrace back end writes at a call site, and what
+ * the INT3 handler emulates while one changes.
  *
  * A site is five bytes: a NOP, a rel32 CALL (to the shared caller, an ops'
  * trampoline or a direct-call target) or, for the 32-bit graph hook only,
@@ -101,65 +101,22 @@ static inline int ftrace_x86_decode(const u8 *insn, unsigned long ip,
 }
 
 /**
- * struct ftrace_x86_site - a site being changed, as the int3 handler sees it
- * @ip: the site
- * @dest: where the new instruction goes; 0 for the NOP
- * @op: the new instruction: FTRACE_X86_CALL, FTRACE_X86_JMP or 0 (NOP)
- * @old: the bytes the site held before the change
- * @new: the bytes it holds after
- */
-struct ftrace_x86_site {
-	unsigned long ip;
-	unsigned long dest;
-	u8 op;
-	u8 old[FTRACE_X86_SITE_SIZE];
-	u8 new[FTRACE_X86_SITE_SIZE];
-};
-
-/**
- * ftrace_x86_site_find - the site of a sorted array that starts at @ip
- * @s: the sites, in ascending @ip order
- * @nr: how many
- * @ip: the address
+ * ftrace_x86_emulate_as - what a CPU that meets the INT3 over a site in
+ *	change does in its place, as text_poke_queue_decoded() takes it
+ * @insn: the site's new bytes, as the encoders above make them
+ * @disp: set to the displacement from the end of the site
  *
- * Inline, and calls nothing, for the int3 handler.
- *
- * Return: the site, or NULL.
+ * Return: FTRACE_X86_CALL or FTRACE_X86_JMP; the NOP is a JMP of 0, past
+ * itself.
  */
-static __always_inline const struct ftrace_x86_site *
-ftrace_x86_site_find(const struct ftrace_x86_site *s, unsigned int nr,
-		     unsigned long ip)
+static inline u8 ftrace_x86_emulate_as(const u8 *insn, s32 *disp)
 {
-	unsigned int lo = 0, hi = nr;
-
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (s[mid].ip == ip)
-			return &s[mid];
-		if (s[mid].ip < ip)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (insn[0] == FTRACE_X86_CALL || insn[0] == FTRACE_X86_JMP) {
+		*disp = (s32)get_unaligned_le32(insn + 1);
+		return insn[0];
 	}
-	return NULL;
-}
-
-/**
- * ftrace_x86_int3_resume - make a CPU stopped by the INT3 over @s go on
- *	as the new instruction of @s would
- * @s: the site the CPU trapped on
- * @regs: the registers of the trap
- */
-static __always_inline void
-ftrace_x86_int3_resume(const struct ftrace_x86_site *s, struct pt_regs *regs)
-{
-	if (s->op == FTRACE_X86_CALL)
-		int3_emulate_call(regs, s->dest);
-	else if (s->op == FTRACE_X86_JMP)
-		int3_emulate_jmp(regs, s->dest);
-	else
-		int3_emulate_jmp(regs, s->ip + FTRACE_X86_SITE_SIZE);
+	*disp = 0;
+	return FTRACE_X86_JMP;
 }
 
 /*
@@ -176,14 +133,5 @@ void ftrace_graph_call(void);
 /* The graph entry the callers reach (ftrace_graph.c; from ftrace_32.S too). */
 void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer);
-
-#ifdef CONFIG_DYNAMIC_FTRACE
-bool ftrace_int3_handler(struct pt_regs *regs);
-#else
-static inline bool ftrace_int3_handler(struct pt_regs *regs)
-{
-	return false;
-}
-#endif
 
 #endif /* _ASM_X86_FTRACE_INSN_H */
