@@ -196,16 +196,29 @@ static void emulate_as(struct kunit *test)
  * The batch patcher (text_poke_queue_decoded(), text_poke_finish()) maps
  * a batch's pages once, a slot each; a batch of module text takes them
  * page by page (the patcher's entries are within 2 GiB of the kernel's
- * text, so the buffer comes from module_alloc()).  WIN_PAGES pages of INT3s hold a site across each
- * page boundary (the worst case: two slots a site, a full queue), and
- * every byte around them must stay as it was.  The buffer never runs.
+ * text, so the buffer comes from module_alloc()).  Each site straddles a
+ * page boundary of its own, two pages that no other site shares: with a
+ * full queue, every slot of the window is used.  Every byte around the
+ * sites must stay as it was.  The buffer never runs.
  */
 #define WIN_SITES	256
-#define WIN_PAGES	(WIN_SITES + 1)
+#define WIN_PAGES	(2 * WIN_SITES)
 
 static unsigned long win_site(u8 *buf, unsigned int k)
 {
-	return (unsigned long)buf + (k + 1) * PAGE_SIZE - 2;
+	return (unsigned long)buf + (2 * k + 1) * PAGE_SIZE - 2;
+}
+
+/* The site whose five bytes hold byte @i of the buffer, or -1. */
+static int win_site_of(u8 *buf, size_t i)
+{
+	unsigned int k = (i + 2) / (2 * PAGE_SIZE);
+	unsigned long at = (unsigned long)buf + i;
+
+	if (k < WIN_SITES && at >= win_site(buf, k) &&
+	    at < win_site(buf, k) + SITE)
+		return k;
+	return -1;
 }
 
 /* Every site holds @want(site), every other byte an INT3. */
@@ -223,12 +236,7 @@ static void expect_window(struct kunit *test, u8 *buf, bool call)
 			expect_bytes(test, (void *)ip, want);
 	}
 	for (i = 0; i < WIN_PAGES * PAGE_SIZE; i++) {
-		unsigned long at = (unsigned long)buf + i;
-		unsigned long site = (i + 2) / PAGE_SIZE;
-
-		if (site >= 1 && site <= WIN_SITES &&
-		    at >= win_site(buf, site - 1) &&
-		    at < win_site(buf, site - 1) + SITE)
+		if (win_site_of(buf, i) >= 0)
 			continue;
 		if (buf[i] != FTRACE_X86_INT3 && !bad++)
 			KUNIT_FAIL(test, "byte %zu is %02x", i, buf[i]);
