@@ -54,11 +54,14 @@
 
 #define SITE	FTRACE_X86_SITE_SIZE
 
-/* Module text, or vmalloc'ed text (a trampoline); inline, never traced. */
+/*
+ * Module text, or a trampoline (module_alloc()'ed): within the 2 GiB of
+ * the kernel's text that the patcher's entries can reach.  Inline, never
+ * traced.
+ */
 static bool in_module_area(unsigned long addr)
 {
-	return (addr >= MODULES_VADDR && addr < MODULES_END) ||
-	       is_vmalloc_addr((void *)addr);
+	return addr >= MODULES_VADDR && addr < MODULES_END;
 }
 
 /*
