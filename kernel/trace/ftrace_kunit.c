@@ -1445,6 +1445,17 @@ static int unregister_thread(void *data)
 	return 0;
 }
 
+/* What the site at @ip calls now, read under RCU as ftrace_find_rec() asks. */
+static unsigned long site_target_now(unsigned long ip)
+{
+	unsigned long target;
+
+	rcu_read_lock();
+	target = ftrace_site_target(ip);
+	rcu_read_unlock();
+	return target;
+}
+
 /*
  * A dynamic ops' trampoline stays known (is_ftrace_trampoline(), which
  * unwinders and kallsyms ask) while its unregistration waits for tasks
@@ -1468,7 +1479,7 @@ static void tramp_listed_through_wait(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(u.ops), 0);
 	tramp = u.ops->trampoline;
 	init_completion(&u.done);
-	if (!tramp || ftrace_site_target(ip) != tramp) {
+	if (!tramp || site_target_now(ip) != tramp) {
 		unregister_ftrace_function(u.ops);
 		ftrace_free_filter(u.ops);
 		kunit_skip(test, "vfs_read does not call the ops' own trampoline");
@@ -1485,7 +1496,7 @@ static void tramp_listed_through_wait(struct kunit *test)
 	 * the end is the wait for tasks, during which it must stay known.
 	 */
 	while (!completion_done(&u.done)) {
-		if (ftrace_site_target(ip) != tramp) {
+		if (site_target_now(ip) != tramp) {
 			k = is_ftrace_trampoline(tramp);
 			if (completion_done(&u.done))
 				break;
@@ -1541,7 +1552,7 @@ static void tramp_static_kept_parked(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ops->flags & FTRACE_OPS_FL_DYNAMIC);
 	tramp = ops->trampoline;
 	func = (void *)ftrace_ops_get_func(ops);
-	if (!tramp || ftrace_site_target(ip) != tramp) {
+	if (!tramp || site_target_now(ip) != tramp) {
 		unregister_ftrace_function(ops);
 		ftrace_free_filter(ops);
 		kunit_skip(test, "ksys_sync does not call the ops' own trampoline");
@@ -1557,7 +1568,7 @@ static void tramp_static_kept_parked(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops), 0);
 	KUNIT_EXPECT_EQ(test, ops->trampoline, tramp);
-	KUNIT_EXPECT_EQ(test, ftrace_site_target(ip), tramp);
+	KUNIT_EXPECT_EQ(test, site_target_now(ip), tramp);
 	KUNIT_EXPECT_PTR_EQ(test, ftrace_arch_tramp_callee(ops, false), func);
 	KUNIT_EXPECT_EQ(test, tramp_listed(ops), 1U);
 	unregister_ftrace_function(ops);

@@ -452,7 +452,10 @@ void ftrace_plan_site(struct ftrace_plan_ctx *ctx, unsigned long ip, u32 f,
 	c->next = committed_flags(ctx, f, c->new);
 }
 
-/* The call target of the site at @ip for enabled_functions (0: none). */
+/*
+ * The call target of the site at @ip for enabled_functions (0: none).  The
+ * caller holds ftrace_lock or rcu_read_lock(), as for ftrace_find_rec().
+ */
 unsigned long ftrace_site_target(unsigned long ip)
 {
 	struct ftrace_block *b;
