@@ -26,9 +26,10 @@
 #             4. the livepatch selftests where expected;
 #             5. make stress's short form (ours only).
 #           With "full", x86_64 then also builds and boots the kernel
-#           without DYNAMIC_FTRACE (VARIANT=nodyn), the one with the
-#           frame-pointer unwinder (VARIANT=fp, one vCPU) and the one with
-#           the distro mitigations and IBT (VARIANT=mitigations).
+#           without DYNAMIC_FTRACE (VARIANT=nodyn) and the one with the
+#           frame-pointer unwinder (VARIANT=fp, one vCPU).  The default
+#           x86_64 kernels have the distro mitigations and IBT on
+#           (configs/distro-x86_64.config).
 #   arm     for each arch in SMOKE_ARCHES (default arm): build, boot,
 #           smoke test.
 # Then the layers of the core (harness/layers.py) in every kernel of ours
@@ -105,7 +106,6 @@ for arch in $arches; do
 done
 if [ "$full" = full ] && has_arch x86_64; then
 	specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn x86_64:x86_64-$flavor-fp:fp"
-	specs="$specs x86_64:x86_64-$flavor-mitigations:mitigations"
 fi
 for arch in ${SMOKE_ARCHES-arm}; do specs="$specs $arch:$arch-$flavor:"; done
 (
@@ -288,8 +288,8 @@ arch_stream() {
 	[ "$arch" = x86_64 ] && [ "$full" = full ] && x86_64_variants
 }
 
-# make check-full only: x86_64 without DYNAMIC_FTRACE, with the frame-
-# pointer unwinder, and with the distro mitigations and IBT.
+# make check-full only: x86_64 without DYNAMIC_FTRACE, and with the frame-
+# pointer unwinder.
 x86_64_variants() {
 	# The function tracer without dynamic ftrace (VARIANT=nodyn): one
 	# short boot (harness/guest/nodyncheck.sh).
@@ -313,20 +313,6 @@ x86_64_variants() {
 		guest_run "$name" 2 ftracetest "$fpcases" VARIANT=fp KUNIT=0 SMP=1 \
 			APPEND="ftt_functions=0 ftt_bench=0" TIMEOUT="${TIMEOUT:-${ftt_timeout[x86_64]}}" -- \
 			judge --subset --nproc 1 --expect "$top/expectations/x86_64.txt"
-	# x86_64 as distributions build it (VARIANT=mitigations: retpolines,
-	# return thunks, SLS, IBT's endbr64 before every call site): KUnit and
-	# the cases of the callers, trampolines, direct calls, fprobe and
-	# kprobes, judged against the same expectations.
-	name="x86_64-$flavor-mitigations"
-	echo "== $name: distro mitigations and IBT, KUnit and the caller cases"
-	fpcases=test.d/ftrace,test.d/kprobe,test.d/ftrace-core/caller-regs.tc
-	fpcases=$fpcases,test.d/ftrace-core/caller-unwind.tc,test.d/ftrace-core/direct-samples.tc
-	fpcases=$fpcases,test.d/ftrace-core/direct-multi.tc,test.d/ftrace-core/fprobe-exit.tc
-	fpcases=$fpcases,test.d/ftrace-core/tramp-enabled-off.tc,test.d/ftrace-core/tramp-kallsyms.tc
-	kernel_ready "$name" mitigations &&
-		guest_run "$name" 2 ftracetest "$fpcases" VARIANT=mitigations KUNIT=1 \
-			APPEND="ftt_functions=0 ftt_bench=0" TIMEOUT="${TIMEOUT:-${ftt_timeout[x86_64]}}" -- \
-			judge --kunit --subset --expect "$top/expectations/x86_64.txt"
 }
 
 # Arches only built, booted and smoke-tested (harness/smoke.sh): 32-bit
