@@ -7,8 +7,8 @@ benchmark (harness/guest/ftbench.c) and prints one table; the figures go
 to build/bench/ARCH.json as well.  RUNS=2 boots each kernel twice and
 reports how far the runs differ.  FLAVOR=wip benchmarks the work in
 progress instead of ours; VARIANT=NAME benchmarks both kernels built with
-configs/variant-NAME.config (VARIANT=mitigations: x86_64 as distributions
-build it).
+configs/variant-NAME.config (VARIANT=fp: x86_64 with the frame-pointer
+unwinder).
 """
 import datetime
 import json
@@ -48,6 +48,8 @@ LABELS = {
     'read_available_filter_functions': ('read available_filter_functions', 'instr'),
     'syscall_tracing_off': ('getppid(), tracing off', 'instr/call'),
     'syscall_function_all': ('getppid(), function tracer on all', 'instr/call'),
+    'syscall_function_all_tracing_off':
+        ('getppid(), function tracer on all, tracing_on 0', 'instr/call'),
     'syscall_function_all_plus_filtered_instance':
         ('getppid(), + instance filtered to 1 other fn', 'instr/call'),
     'syscall_function_graph_all': ('getppid(), function_graph on all', 'instr/call'),
@@ -63,7 +65,7 @@ ORDER = ['records', 'record_bytes_per_record', 'ftrace_init_span', 'ftrace_init_
          'set_filter_glob_lock', 'clear_filter', 'set_filter_glob_none',
          'read_available_filter_functions', 'read_available_filter_functions_modules',
          'set_filter_glob_lock_modules',
-         'syscall_tracing_off', 'syscall_function_all',
+         'syscall_tracing_off', 'syscall_function_all', 'syscall_function_all_tracing_off',
          'syscall_function_all_plus_filtered_instance', 'syscall_function_graph_all',
          'events_all_on', 'events_all_off']
 

@@ -768,7 +768,7 @@ def ftt_cases(args):
 BENCH_METRICS = (
     'boot_to_bench', 'records', 'record_bytes_per_record',
     'read_available_filter_functions', 'syscall_tracing_off',
-    'enable_function_all', 'syscall_function_all',
+    'enable_function_all', 'syscall_function_all', 'syscall_function_all_tracing_off',
     'syscall_function_all_plus_filtered_instance', 'disable_function_all',
     'syscall_function_graph_all', 'set_filter_1000_names',
     'set_filter_glob_lock', 'clear_filter', 'set_filter_glob_none',

@@ -370,6 +370,13 @@ int main(int argc, char **argv)
 
 	puts_file(T "current_tracer", "function");
 	metric("syscall_function_all", per_call(), "ns/call");
+	/*
+	 * The dispatch alone: every site still calls the tracer, which finds
+	 * the ring buffer off and records nothing.
+	 */
+	puts_file(T "tracing_on", "0");
+	metric("syscall_function_all_tracing_off", per_call(), "ns/call");
+	puts_file(T "tracing_on", "1");
 
 	if (mkdir(T "instances/bench", 0755) && errno != EEXIST)
 		die("mkdir instance");
