@@ -2,6 +2,10 @@
 # Everything generated goes under build/.  See README.md.
 ARCH ?= x86_64
 FLAVOR ?= ours
+# The kernel base: 6.1 (the default) or 6.12 (FLAVOR=upstream only so far:
+# the kernel, initramfs, run, shell and expectations targets take it).
+# The scripts read it from the environment (harness/lib.sh).
+export BASE ?= 6.1
 export JOBS ?= 3
 H := harness
 
@@ -22,6 +26,7 @@ help:
 	@echo "make debug [ARCH=..] [FLAVOR=..]   KUnit, ftracetest and stress on a KASAN+lockdep kernel"
 	@echo "make model                         spin: the patch protocols, model-checked"
 	@echo "make expectations ARCH=..          measure upstream's ftracetest results"
+	@echo "make expectations BASE=6.12 ARCH=..  the same for stock 6.12 (expectations/6.12/)"
 	@echo "make diff [ARCH=..]                tracefs scenarios, ours against 6.1 (live and recorded)"
 	@echo "make diff-expect ARCH=..           record 6.1's output of those scenarios"
 	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
@@ -87,7 +92,8 @@ model: setup
 check-bpf: setup
 	@$(H)/check-bpf.sh
 
-# Full upstream ftracetest run for ARCH, recorded as expectations/ARCH.txt.
+# Full upstream ftracetest run for ARCH, recorded as expectations/ARCH.txt
+# (BASE=6.12: expectations/6.12/ARCH.txt).
 expectations: setup
 	@$(H)/expectations.sh $(ARCH)
 

@@ -3,14 +3,16 @@
 # kernel.sh unpack: only unpack the pristine base.
 # kernel.sh prepare: unpack, and make the ours tree (build/src/ours) only.
 #
-#   upstream: the pristine Linux 6.1.y from linux-source-6.1, untouched.
+#   upstream: the pristine Linux 6.1.y from linux-source-6.1, untouched
+#             (BASE=6.12: 6.12.y from linux-source-6.12; harness/lib.sh).
 #   ours:     the pristine tree, then patches/series, less the files listed
 #             in patches/removed, then the overlay files.
 #   wip:      as ours, plus patches/wip.series (work in progress that is not
 #             part of the series yet: make check never builds it).
 #
 # Both use the same config: tinyconfig plus configs/*.config fragments.
-# Output: build/kernel/ARCH-FLAVOR/{.config,IMAGE,modroot/}.
+# Output: build/kernel/ARCH-FLAVOR/{.config,IMAGE,modroot/} (kname in
+# harness/lib.sh: build/kernel/ARCH-FLAVOR-6.12/ for BASE=6.12).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 if [ "${1:-}" = unpack ]; then
@@ -23,9 +25,11 @@ check_arch "$arch"; check_flavor "$flavor"
 
 unpack_base() {
 	[ -f "$base/.unpacked" ] && return
-	rm -rf "$build/base"; mkdir -p "$build/base"
+	# Each base has a directory of its own under build/base: unpacking one
+	# leaves the others alone.
+	rm -rf "$base"; mkdir -p "$build/base"
 	echo "kernel: unpacking $base_tar"
-	tar -xJf "$base_tar" -C "$build/base"
+	tar -xJf "$base_tar" -C "$build/base" "$(basename "$base")"
 	touch "$base/.unpacked"
 }
 

@@ -2,9 +2,31 @@
 # shellcheck shell=bash
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$top/build"
-base_tar=/usr/src/linux-source-6.1.tar.xz
-base="$build/base/linux-source-6.1"	# pristine, never written after unpacking
-verified_version=$(cat "$top/harness/BASE_VERSION")
+# BASE picks the Debian kernel source the kernels are built from: 6.1
+# (Debian 12's linux-source-6.1, the default and the only base of the
+# ours flavor so far) or 6.12 (linux-source-6.12, upstream flavor only).
+# Each base has its own unpacked tree, verified version
+# (harness/BASE_VERSION, harness/BASE_VERSION-6.12), config overrides
+# (configs/BASE/), expectations (expectations/BASE/) and build names (kname).
+BASE=${BASE:-6.1}
+case "$BASE" in
+6.1|6.12) ;;
+*) echo "$(basename "$0"): BASE must be 6.1 or 6.12, not '$BASE'" >&2; exit 1 ;;
+esac
+export BASE
+base_tar=/usr/src/linux-source-$BASE.tar.xz
+base="$build/base/linux-source-$BASE"	# pristine, never written after unpacking
+if [ "$BASE" = 6.1 ]; then
+	verified_version=$(cat "$top/harness/BASE_VERSION")
+	# Where the recorded results of the unmodified kernel live.
+	expdir="$top/expectations"
+	# Appended to every build name (kname): none for 6.1.
+	base_suffix=
+else
+	verified_version=$(cat "$top/harness/BASE_VERSION-$BASE")
+	expdir="$top/expectations/$BASE"
+	base_suffix=-$BASE
+fi
 # Top-level kernel directories the repository overlays file by file.
 overlay_dirs="arch Documentation include kernel lib scripts tools"
 
@@ -31,12 +53,18 @@ check_flavor() {
 	ours|upstream|wip) ;;
 	*) die "FLAVOR must be ours, upstream or wip (or FLAVOR-debug), not '$1'" ;;
 	esac
+	# The core is not ported to other bases yet: only the unmodified kernel.
+	if [ "$BASE" != 6.1 ] && [ "${1%-debug}" != upstream ]; then
+		die "FLAVOR=${1%-debug} does not build on Linux $BASE yet (the core is not ported; BASE=$BASE takes FLAVOR=upstream only)"
+	fi
 }
 
 # kname ARCH FLAVOR: the name of one kernel build, "ARCH-FLAVOR", with
 # "-VARIANT" appended when VARIANT is set (configs/variant-VARIANT.config is
-# then the last config fragment: e.g. VARIANT=nodyn, DYNAMIC_FTRACE=n).
-kname() { echo "$1-$2${VARIANT:+-$VARIANT}"; }
+# then the last config fragment: e.g. VARIANT=nodyn, DYNAMIC_FTRACE=n), and
+# "-BASE" when BASE is not 6.1 (x86_64-upstream-6.12).  Build directories,
+# logs, initramfs archives and module builds are all named by it.
+kname() { echo "$1-$2${VARIANT:+-$VARIANT}$base_suffix"; }
 
 # kdir ARCH FLAVOR: the out-of-tree build directory of one kernel.
 kdir() { echo "$build/kernel/$(kname "$1" "$2")"; }

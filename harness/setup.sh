@@ -23,6 +23,9 @@ pkgs=(linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       spin	# harness/model.sh
       trace-cmd linux-perf)	# the clients in the guests (harness/clients-root.sh)
 
+# Another base (BASE=6.12, harness/lib.sh): its Debian source package too.
+[ "${BASE:-6.1}" = 6.1 ] || pkgs+=("linux-source-$BASE")
+
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -106,5 +109,5 @@ if [ ! -f "$clients/.done" ] && [ "$(dpkg --print-architecture)" = amd64 ]; then
 	rm -rf "$tmp"
 fi
 
-ls /usr/src/linux-source-6.1.tar.xz >/dev/null
+ls /usr/src/linux-source-6.1.tar.xz "/usr/src/linux-source-${BASE:-6.1}.tar.xz" >/dev/null
 echo "setup: ok"
