@@ -10,7 +10,8 @@
 #   wip:      as ours, plus patches/wip.series (work in progress that is not
 #             part of the series yet: make check never builds it).
 #
-# Both use the same config: tinyconfig plus configs/*.config fragments.
+# Both use the same config: tinyconfig plus configs/*.config fragments
+# (on a base with configs/BASE/renames, with the options renamed by it).
 # Output: build/kernel/ARCH-FLAVOR/{.config,IMAGE,modroot/} (kname in
 # harness/lib.sh: build/kernel/ARCH-FLAVOR-6.12/ for BASE=6.12).
 set -euo pipefail
@@ -106,6 +107,8 @@ last_values() {
 configure() {
 	local frags key
 	frags=$(config_fragments "$arch" "$flavor") || exit 1
+	# shellcheck disable=SC2086
+	frags=$(rename_fragments "$out/fragments" $frags)
 	key=$(cat $frags | sha256sum | cut -d' ' -f1)
 	[ "$(cat "$out/.config-key" 2>/dev/null)" = "$key" ] && return
 	echo "kernel: configuring $(kname "$arch" "$flavor")"

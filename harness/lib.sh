@@ -90,3 +90,28 @@ config_fragments() {
 	fi
 	echo $frags
 }
+
+# rename_fragments DIR FRAG...: on a base with a configs/BASE/renames map,
+# the fragments rewritten with it into DIR (emptied first), printed in
+# their order: an option renamed, or dropped where the base has nothing
+# for it.  On the others (6.1), the fragments themselves.
+rename_fragments() {
+	local dir=$1 map="$top/configs/$BASE/renames" f n=0 dst
+	shift
+	if [ ! -f "$map" ]; then echo "$@"; return; fi
+	rm -rf "$dir"; mkdir -p "$dir"
+	for f in "$@"; do
+		n=$((n + 1))
+		dst="$dir/$(printf %02d "$n")-$(basename "$f")"
+		awk 'FNR == NR { if ($0 !~ /^#/ && NF == 2) to[$1] = $2; next }
+			/^CONFIG_[A-Za-z0-9_]*=/ {
+				opt = substr($0, 8, index($0, "=") - 8)
+				if (opt in to) {
+					if (to[opt] == "-") next
+					$0 = "CONFIG_" to[opt] substr($0, index($0, "="))
+				}
+			}
+			{ print }' "$map" "$f" > "$dst"
+		echo "$dst"
+	done
+}
