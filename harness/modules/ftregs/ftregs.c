@@ -21,6 +21,18 @@
 #include <asm/stack_pointer.h>
 #endif
 
+/*
+ * From 6.13, and in Debian's 6.12.117 (BASE=6.12), struct ftrace_regs is
+ * opaque: its pt_regs is reached through arch_ftrace_regs(), and
+ * ftrace_instruction_pointer_set() is ftrace_regs_set_instruction_pointer().
+ */
+#ifdef arch_ftrace_regs
+#define FREGS_PT(fregs)	(&arch_ftrace_regs(fregs)->regs)
+#define ftrace_instruction_pointer_set ftrace_regs_set_instruction_pointer
+#else
+#define FREGS_PT(fregs)	(&(fregs)->regs)
+#endif
+
 /* ftregs_target(1, 2, 3, 4, 5, 6), and what ftregs_instead() returns. */
 #define SUM	(1 + 2 * 2 + 3 * 3 + 4 * 4 + 5 * 5 + 6 * 6)
 #define MOVED	(-(1 + 2 + 3 + 4 + 5 + 6))
@@ -63,10 +75,10 @@ static void notrace ftregs_func(unsigned long ip, unsigned long parent_ip,
 	s->ip = ip;
 	s->parent_ip = parent_ip;
 	s->full = ftrace_get_regs(fregs);
-	s->regs = fregs->regs;
+	s->regs = *FREGS_PT(fregs);
 #ifdef CONFIG_X86
-	s->at_sp = ((unsigned long *)fregs->regs.sp)[0];
-	s->below_sp = ((unsigned long *)fregs->regs.sp)[-1];
+	s->at_sp = ((unsigned long *)FREGS_PT(fregs)->sp)[0];
+	s->below_sp = ((unsigned long *)FREGS_PT(fregs)->sp)[-1];
 #endif
 	/*
 	 * 6.1's ftrace_instruction_pointer_set() does nothing without
@@ -77,7 +89,7 @@ static void notrace ftregs_func(unsigned long ip, unsigned long parent_ip,
 		ftrace_instruction_pointer_set(fregs,
 					       (unsigned long)ftregs_instead);
 	else if (p->redirect)
-		instruction_pointer_set(&fregs->regs,
+		instruction_pointer_set(FREGS_PT(fregs),
 					(unsigned long)ftregs_instead);
 }
 
