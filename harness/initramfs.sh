@@ -6,7 +6,8 @@
 # kernel was built from, plus the project's cases of harness/ftt in
 # test.d/ftrace-core/ (for every flavor; harness/ftt-btf too when the kernel
 # has BTF).
-# Output: build/initramfs/ARCH-FLAVOR.cpio
+# Output: build/initramfs/ARCH-FLAVOR.cpio (the name is kname's: with
+# BASE=6.12, ARCH-FLAVOR-6.12.cpio).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:?ARCH}; flavor=${2:?FLAVOR}
@@ -15,7 +16,7 @@ check_arch "$arch"; check_flavor "$flavor"
 case "$arch" in x86_64) deb=amd64 ;; arm64) deb=arm64 ;; arm) deb=armhf ;; esac
 if [ "$flavor" != upstream ]; then src="$build/src/$flavor"; else src="$base"; fi
 out=$(kdir "$arch" "$flavor")
-[ -d "$out/modroot" ] || die "no kernel built for $arch-$flavor (run harness/kernel.sh)"
+[ -d "$out/modroot" ] || die "no kernel built for $(kname "$arch" "$flavor") (run harness/kernel.sh)"
 
 root="$build/initramfs/$(kname "$arch" "$flavor").root"
 # One maker of this initramfs at a time.
@@ -123,11 +124,14 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 		module_build ftcorrupt
 	fi
 fi
-# Cases not to run: on every kernel, and on the unmodified one only.
-ex="$top/expectations/ftt-exclude.$arch"
+# Cases not to run: on every kernel, and on the unmodified one only (the
+# base's own lists: expectations/ for 6.1, expectations/BASE/ for another).
+ex="$expdir/ftt-exclude.$arch"
 [ -f "$ex" ] && install -m 644 "$ex" "$root/harness/ftt-exclude"
-ex="$top/expectations/ftt-exclude-upstream.$arch"
+ex="$expdir/ftt-exclude-upstream.$arch"
 [ "$flavor" = upstream ] && [ -f "$ex" ] && cat "$ex" >> "$root/harness/ftt-exclude"
+# Cases that fail now and then on any kernel, whatever the base (a path
+# that a base's tree lacks is passed over in the guest).
 fl="$top/expectations/ftt-flaky"
 [ -f "$fl" ] && install -m 644 "$fl" "$root/harness/ftt-flaky"
 cp -a "$src/tools/testing/selftests/ftrace" "$root/ftrace"
@@ -144,7 +148,7 @@ install -m 755 "$top/harness/guest/diff.sh" "$root/harness/diff.sh"
 install -m 755 "$top/harness/guest/nodyncheck.sh" "$root/harness/nodyncheck.sh"
 [ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$root/lib/"
 # Selftests of in-tree ftrace users (livepatch) and the userland they need.
-"$top/harness/kselftest-root.sh" "$arch" "$src" "$out/modroot" "$root"
+"$top/harness/kselftest-root.sh" "$arch" "$src" "$out/modroot" "$root" "$out"
 install -m 755 "$top/harness/guest/kselftest.sh" "$root/harness/kselftest.sh"
 # Debian's trace-cmd and perf, for the client cases (harness/ftt/client-*.tc).
 "$top/harness/clients-root.sh" "$arch" "$root"

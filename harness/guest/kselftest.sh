@@ -11,6 +11,9 @@
 # during the tests); harness/check.py kselftest reads both.
 # The tools they need (bash, coreutils, kmod, procps) are in /opt/deb/bin.
 export PATH=/opt/deb/bin:$PATH
+# 6.10's livepatch scripts skip unless KDIR names a directory (they could
+# build their modules there); the host built them (kselftest-root.sh).
+export KDIR=/kselftest
 . /harness/ktap.sh
 # test-sysfs.sh calls /bin/stat --format, which busybox's stat lacks.
 [ -x /opt/deb/bin/stat ] && ln -sf /opt/deb/bin/stat /bin/stat
