@@ -152,8 +152,12 @@ install -m 755 "$top/harness/guest/nodyncheck.sh" "$root/harness/nodyncheck.sh"
 install -m 755 "$top/harness/guest/kselftest.sh" "$root/harness/kselftest.sh"
 # Debian's trace-cmd and perf, for the client cases (harness/ftt/client-*.tc).
 "$top/harness/clients-root.sh" "$arch" "$root"
-echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
-echo "root:x:0:" > "$root/etc/group"
+# A second user and group, as every distribution has: 6.12's ftracetest
+# (00basic/test_ownership.tc) chowns tracefs files to an owner and group
+# other than root's that it looks up in these files.
+printf '%s\n' "root:x:0:0:root:/root:/bin/sh" "nobody:x:65534:65534:nobody:/nonexistent:/bin/false" \
+	> "$root/etc/passwd"
+printf '%s\n' "root:x:0:" "nogroup:x:65534:" > "$root/etc/group"
 
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --quiet -o -0 -H newc -R 0:0 > "$root.cpio.tmp")
