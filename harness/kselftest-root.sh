@@ -43,6 +43,11 @@ fi
 # the paths they have on the build machine.
 bins="/usr/bin/bash /usr/bin/mktemp /usr/bin/comm /usr/bin/stat /usr/bin/diff
       /usr/sbin/sysctl /usr/bin/kmod"
+# 6.12's scripts stamp each test with date --rfc-3339=ns, which busybox's
+# date does not know, and test-syscall.sh counts CPUs with getconf, which
+# busybox lacks.
+if grep -q 'date --rfc-3339' "$lp/functions.sh" 2>/dev/null; then bins="$bins /usr/bin/date"; fi
+if grep -q 'getconf' "$lp"/*.sh 2>/dev/null; then bins="$bins /usr/bin/getconf"; fi
 mkdir -p "$root/opt/deb/bin"
 for b in $bins; do
 	install -m 755 "$(readlink -f "$b")" "$root/opt/deb/bin/$(basename "$b")"
