@@ -739,8 +739,9 @@ def kselftest_expect(args):
     summary = collections.Counter(g[1] for g in got)
     with open(args.out + '.tmp', 'w') as f:
         f.write('# kselftest results (selftests of in-tree ftrace users) of the\n'
-                '# unmodified kernel (FLAVOR=upstream): `make expectations ARCH=%s`.\n'
-                '# make check requires ours to pass every script marked PASS here.\n' % args.arch)
+                '# unmodified kernel (FLAVOR=upstream): `%s`.\n'
+                '# make check requires ours to pass every script marked PASS here.\n'
+                % expect_command(args))
         f.write(f'# base: Linux {args.base}; arch: {args.arch}; '
                 f'measured: {datetime.date.today().isoformat()}; '
                 f'run time (boot and tests, wall clock, TCG): {args.seconds} s\n')
@@ -880,6 +881,14 @@ def functions(args):
     return 0
 
 
+def expect_command(args):
+    """The make command that records these expectations: BASE= named
+    for a base other than 6.1 (harness/lib.sh)."""
+    series = '.'.join(args.base.split('.')[:2])
+    base = '' if series == '6.1' else f'BASE={series} '
+    return f'make expectations {base}ARCH={args.arch}'
+
+
 def expect(args):
     got, complete, _ = parse_ftracetest(list(console_lines(args.log)))
     if not complete or not got:
@@ -889,8 +898,8 @@ def expect(args):
         summary[res] = summary.get(res, 0) + 1
     with open(args.out + '.tmp', 'w') as f:
         f.write('# ftracetest results of the unmodified kernel (FLAVOR=upstream) in\n'
-                '# this harness: `make expectations ARCH=%s`. make check requires ours\n'
-                '# to pass every case marked PASS or XFAIL here.\n' % args.arch)
+                '# this harness: `%s`. make check requires ours\n'
+                '# to pass every case marked PASS or XFAIL here.\n' % expect_command(args))
         f.write(f'# base: Linux {args.base}; arch: {args.arch}; '
                 f'measured: {datetime.date.today().isoformat()}; '
                 f'run time (boot and ftracetest, wall clock, TCG): {args.seconds} s\n')
