@@ -87,8 +87,9 @@ module_dir() {
 }
 # module_build NAME: build NAME.ko there and put it in the guest's /harness.
 module_build() {
-	local d="$build/modules/$(kname "$arch" "$flavor")/$1"
-	make -s -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
+	local d="$build/modules/$(kname "$arch" "$flavor")/$1" tc
+	toolchain
+	make -s -C "$src" O="$out" ARCH="$karch" "${tc[@]}" \
 		M="$d" modules > "$d/build.log" 2>&1 ||
 		{ cat "$d/build.log"; die "$1.ko did not build"; }
 	install -m 644 "$d/$1.ko" "$root/harness/$1.ko"

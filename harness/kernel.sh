@@ -93,8 +93,9 @@ prepare_ours() {
 
 # kmake ARGS: make in $src for the build directory $out, cross and ccache set.
 kmake() {
-	make -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
-		CC="ccache ${cross}gcc" HOSTCC="ccache gcc" "$@"
+	local tc
+	toolchain
+	make -C "$src" O="$out" ARCH="$karch" "${tc[@]}" "$@"
 }
 
 # last_values: the fragments' CONFIG_ lines, only the last one of each option

@@ -27,6 +27,8 @@ else
 	expdir="$top/expectations/$BASE"
 	base_suffix=-$BASE
 fi
+# VARIANT=clang builds with Debian 12's LLVM 16 from here.
+llvm=/usr/lib/llvm-16/bin/
 # Top-level kernel directories the repository overlays file by file.
 overlay_dirs="arch Documentation include kernel lib scripts tools"
 
@@ -40,6 +42,18 @@ check_arch() {
 	arm) karch=arm; image=arch/arm/boot/zImage; cross=arm-linux-gnueabihf- ;;
 	*) die "ARCH must be x86_64, arm64 or arm, not '$1'" ;;
 	esac
+}
+
+# toolchain: set tc, kbuild's compiler arguments for $karch/$cross
+# (check_arch): gcc, or with VARIANT=clang Debian 12's LLVM 16 (kCFI needs
+# clang 16), whose LLVM=prefix picks clang, ld.lld and the binutils.  Host
+# tools are gcc either way.  Out-of-tree modules take the kernel's.
+toolchain() {
+	if [ "${VARIANT:-}" = clang ]; then
+		tc=(LLVM="$llvm" CC="ccache ${llvm}clang" HOSTCC="ccache gcc")
+	else
+		tc=(CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" HOSTCC="ccache gcc")
+	fi
 }
 
 # FLAVOR-debug (ours-debug, upstream-debug) is FLAVOR built with
@@ -87,6 +101,10 @@ config_fragments() {
 	if [ -n "${VARIANT:-}" ]; then
 		[ -f "$top/configs/variant-$VARIANT.config" ] || die "no configs/variant-$VARIANT.config"
 		frags="$frags $top/configs/variant-$VARIANT.config"
+		# ... and its part for this arch, if it has one.
+		if [ -f "$top/configs/variant-$VARIANT-$arch.config" ]; then
+			frags="$frags $top/configs/variant-$VARIANT-$arch.config"
+		fi
 	fi
 	echo $frags
 }

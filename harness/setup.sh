@@ -21,6 +21,7 @@ pkgs=(linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       procps	# sysctl, for the livepatch selftests (harness/kselftest-root.sh)
       sparse coccinelle	# harness/lint.sh, harness/cocci.sh
       spin	# harness/model.sh
+      clang-16 lld-16 llvm-16	# VARIANT=clang kernels (harness/lib.sh: toolchain)
       trace-cmd linux-perf)	# the clients in the guests (harness/clients-root.sh)
 
 # Another base (BASE=6.12, harness/lib.sh): its Debian source package too.
