@@ -7,7 +7,7 @@ named by its "# harness: NAME" line (harness/guest/ktap.sh).  parse_ktap()
 reads them all; every mode below judges through it.
 
   check.py judge --name NAME --log LOG [--expect FILE] [--subset] [--kunit]
-                 [--core-cases DIR]
+                 [--core-cases DIR] [--unsupported-ok DESCRIPTION]...
       Print one line per result and add the counts to build/results/NAME.
       Results: the guest finished and really ran SMP; the kernel log holds
       no oops, BUG, WARNING or panic; each KUnit case; each case of the
@@ -15,7 +15,8 @@ reads them all; every mode below judges through it.
       unmodified kernel, except the project's own cases (description
       "ftrace-core: ..."), which must PASS whatever the expectations say;
       with --core-cases, each of those in DIR (harness/ftt) must also have
-      run.
+      run.  --unsupported-ok names a project case that may be UNSUPPORTED
+      on the judged build (one whose input that build lacks).
   check.py guest --name NAME --log LOG --doc DOC [--what W] [--kunit]
                  [--kunit-known FILE] [--no-console] [--summary] [--results DIR]
       Judge the boot of a guest check script (bootcheck, nodyncheck,
@@ -503,6 +504,8 @@ def judge(args):
                     t.add('passed', what)
                 elif res == 'UNSUPPORTED' and machine not in core_arches.get(key, {machine}):
                     t.add('skipped', what, f'UNSUPPORTED; the case is for {", ".join(sorted(core_arches[key]))} only')
+                elif res == 'UNSUPPORTED' and key in (args.unsupported_ok or ()):
+                    t.add('skipped', what, 'UNSUPPORTED; this build has nothing for it to test')
                 else:
                     t.add('failed', what, f'{res}; a project case of the core must PASS')
             elif res in PASSING:
@@ -883,10 +886,12 @@ def functions(args):
 
 def expect_command(args):
     """The make command that records these expectations: BASE= named
-    for a base other than 6.1 (harness/lib.sh)."""
+    for a base other than 6.1 (harness/lib.sh), VARIANT= for a variant
+    build (VARIANT=clang)."""
     series = '.'.join(args.base.split('.')[:2])
     base = '' if series == '6.1' else f'BASE={series} '
-    return f'make expectations {base}ARCH={args.arch}'
+    variant = f'VARIANT={os.environ["VARIANT"]} ' if os.environ.get('VARIANT') else ''
+    return f'make expectations {base}{variant}ARCH={args.arch}'
 
 
 def expect(args):
@@ -947,6 +952,8 @@ def main():
     j.add_argument('--functions')
     j.add_argument('--bench-smoke', action='store_true')
     j.add_argument('--core-cases')
+    j.add_argument('--unsupported-ok', action='append', metavar='DESCRIPTION',
+                   help='a project case that may be UNSUPPORTED on this build (repeatable)')
     j.add_argument('--results', default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'results'))
     b = sub.add_parser('guest')

@@ -27,9 +27,10 @@
 #             5. make stress's short form (ours only).
 #           With "full", x86_64 then also builds and boots the kernel
 #           without DYNAMIC_FTRACE (VARIANT=nodyn) and the one with the
-#           frame-pointer unwinder (VARIANT=fp, one vCPU).  The default
-#           x86_64 kernels have the distro mitigations and IBT on
-#           (configs/distro-x86_64.config).
+#           frame-pointer unwinder (VARIANT=fp, one vCPU), and arm64 the
+#           one built with clang 16 as Android builds it (VARIANT=clang).
+#           The default x86_64 kernels have the distro mitigations and IBT
+#           on (configs/distro-x86_64.config).
 #   arm     for each arch in SMOKE_ARCHES (default arm): build, boot,
 #           smoke test.
 # Then the layers of the core (harness/layers.py) in every kernel of ours
@@ -109,6 +110,7 @@ done
 if [ "$full" = full ] && has_arch x86_64; then
 	specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn x86_64:x86_64-$flavor-fp:fp"
 fi
+if [ "$full" = full ] && has_arch arm64; then specs="$specs arm64:arm64-$flavor-clang:clang"; fi
 for arch in ${SMOKE_ARCHES-arm}; do specs="$specs $arch:$arch-$flavor:"; done
 (
 	for spec in $specs; do
@@ -288,6 +290,29 @@ arch_stream() {
 		grep -E '^(ok|FAIL|     stress|stress:)' "$build/logs/host-stress-$name.log" | sed 's/^/   /'
 	fi
 	[ "$arch" = x86_64 ] && [ "$full" = full ] && x86_64_variants
+	[ "$arch" = arm64 ] && [ "$full" = full ] && arm64_variants
+}
+
+# make check-full only: arm64 built with clang 16 as Android builds it
+# (VARIANT=clang: kCFI, shadow call stacks, kernel BTI, pointer
+# authentication), KUnit and every upstream case, then the core's cases,
+# judged against stock 6.1 built the same way (expectations/arm64-clang.txt
+# and functions.arm64-clang.txt: VARIANT=clang make expectations
+# ARCH=arm64; clang inlines other functions than gcc).  The alias case has
+# no input there: clang's arm64 image has no C function with a second name
+# at its address.
+arm64_variants() {
+	local name="arm64-$flavor-clang"
+	echo "== $name: clang 16, kCFI, shadow call stacks, BTI, KUnit and ftracetest"
+	kernel_ready "$name" clang || return
+	guest_run "$name" 2 ftracetest upstream VARIANT=clang KUNIT=1 APPEND=ftt_bench=0 \
+		TIMEOUT="${TIMEOUT:-${ftt_timeout[arm64]}}" -- \
+		judge --kunit --expect "$top/expectations/arm64-clang.txt" \
+		--functions "$top/expectations/functions.arm64-clang.txt"
+	guest_run "$name-core" 2 ftracetest test.d/ftrace-core VARIANT=clang KUNIT=0 \
+		APPEND=ftt_functions=0 TIMEOUT="${TIMEOUT:-${core_timeout[arm64]}}" QEMU_LOG_NAME=core -- \
+		judge --subset --expect "$top/expectations/arm64-clang.txt" --core-cases "$top/harness/ftt" \
+		--unsupported-ok 'ftrace-core: an exact name selects a function only by the name it prints as'
 }
 
 # make check-full only: x86_64 without DYNAMIC_FTRACE, and with the frame-

@@ -605,10 +605,11 @@ class CoreCases(unittest.TestCase):
 
     CASE = 'ftrace-core: a deferred func-glob:mod:M filter keeps its glob'
 
-    def run_judge(self, log, expect=EXPECT, cases=None, core_dir=None):
+    def run_judge(self, log, expect=EXPECT, cases=None, core_dir=None, extra=()):
         with tempfile.TemporaryDirectory() as d:
             write(os.path.join(d, 'log'), log)
             write(os.path.join(d, 'exp'), expect)
+            more = list(extra)
             extra = ['--core-cases', core_dir] if core_dir else []
             if cases is not None:
                 os.mkdir(os.path.join(d, 'ftt'))
@@ -621,7 +622,7 @@ class CoreCases(unittest.TestCase):
             p = subprocess.run([sys.executable, CHECK, 'judge', '--name', 't',
                                 '--log', os.path.join(d, 'log'), '--expect',
                                 os.path.join(d, 'exp'), '--kunit', '--subset',
-                                '--results', d, *extra],
+                                '--results', d, *extra, *more],
                                capture_output=True, text=True)
             return p.returncode, read_counts(os.path.join(d, 't')), p.stdout
 
@@ -657,6 +658,17 @@ class CoreCases(unittest.TestCase):
                   f'# description: {self.CASE}\n# arches: x86_64\n')
             rc, c, out = self.run_judge(self.log_with('UNSUPPORTED'), core_dir=d)
             self.assertEqual(rc, 1, out)
+
+    def test_unsupported_ok_names_one_case(self):
+        rc, c, out = self.run_judge(self.log_with('UNSUPPORTED'),
+                                    extra=['--unsupported-ok', self.CASE])
+        self.assertEqual(rc, 0, out)
+        self.assertIn('nothing for it to test', out)
+        rc, c, out = self.run_judge(self.log_with('FAIL'), extra=['--unsupported-ok', self.CASE])
+        self.assertEqual(rc, 1, out)
+        rc, c, out = self.run_judge(self.log_with('UNSUPPORTED'),
+                                    extra=['--unsupported-ok', 'ftrace-core: another case'])
+        self.assertEqual(rc, 1, out)
 
     def test_flaky_retry_does_not_rescue(self):
         retry = ftt_doc(ftt_log([f'{self.CASE}\t[PASS]']), name='ftracetest-retry')
