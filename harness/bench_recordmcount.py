@@ -24,6 +24,8 @@ import tempfile
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 BASE = os.path.join(TOP, 'build', 'base', 'linux-source-6.1')
+if os.environ.get('BASE', '6.1') != '6.1':
+    sys.exit('bench_recordmcount.py: runs on BASE=6.1 only (it reads 6.1\'s tree and builds)')
 TOOLS = {'x86_64': ('objcopy', 'readelf'),
          'arm64': ('aarch64-linux-gnu-objcopy', 'aarch64-linux-gnu-readelf')}
 STRIP = ['__mcount_loc', '.rela__mcount_loc', '.mcount_weak', '.rela.mcount_weak']

@@ -13,6 +13,7 @@
 # The last line is "N passed, N failed, N skipped".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+only_base_61
 export VARIANT=btf
 results="$build/results-bpf"
 rm -rf "$results"; mkdir -p "$results" "$build/logs"

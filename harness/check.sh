@@ -310,7 +310,7 @@ arm64_variants() {
 		judge --kunit --expect "$top/expectations/arm64-clang.txt" \
 		--functions "$top/expectations/functions.arm64-clang.txt"
 	guest_run "$name-core" 2 ftracetest test.d/ftrace-core VARIANT=clang KUNIT=0 \
-		APPEND=ftt_functions=0 TIMEOUT="${TIMEOUT:-${core_timeout[arm64]}}" QEMU_LOG_NAME=core -- \
+		APPEND="ftt_functions=0 ftt_bench=0" TIMEOUT="${TIMEOUT:-${core_timeout[arm64]}}" QEMU_LOG_NAME=core -- \
 		judge --subset --expect "$top/expectations/arm64-clang.txt" --core-cases "$top/harness/ftt" \
 		--unsupported-ok 'ftrace-core: an exact name selects a function only by the name it prints as'
 }

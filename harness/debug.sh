@@ -12,6 +12,7 @@
 # took is printed.  The last line is "N passed, N failed, N skipped".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+only_base_61
 arch=${1:?ARCH}; flavor=${2:-ours}
 check_arch "$arch"; check_flavor "$flavor-debug"
 name=$(kname "$arch" "$flavor")

@@ -17,6 +17,7 @@
 # their sum.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+only_base_61
 arch=${1:?ARCH}; what=${2:-both}
 check_arch "$arch"
 case "$what" in both|ours|expect) ;; *) die "what must be both, ours or expect, not '$what'" ;; esac

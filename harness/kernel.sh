@@ -150,9 +150,6 @@ if [ "$flavor" != upstream ]; then prepare_ours; else src=$base; fi
 [ -n "${prepare_only:-}" ] && exit 0
 out=$(kdir "$arch" "$flavor")
 mkdir -p "$out"
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-# Paths under the repository are hashed relative to it, so clones share hits.
-export CCACHE_BASEDIR=$top
 export KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=ftrace KBUILD_BUILD_HOST=harness
 
 configure

@@ -74,7 +74,8 @@ if [ -d "$root/kselftest/livepatch/test_modules" ]; then
 	mdir="$build/modules/$(basename "$out")/livepatch"
 	rm -rf "$mdir"; mkdir -p "$mdir"
 	cp "$lp"/test_modules/* "$mdir/"
-	make -s -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" M="$mdir" modules \
+	toolchain
+	make -s -C "$src" O="$out" ARCH="$karch" "${tc[@]}" M="$mdir" modules \
 		> "$mdir/build.log" 2>&1 || { cat "$mdir/build.log"; die "livepatch test modules did not build"; }
 	install -m 644 "$mdir"/*.ko "$root/kselftest/livepatch/test_modules/"
 	"${cross}gcc" -static -O2 -o "$root/kselftest/livepatch/test_klp-call_getpid" "$lp/test_klp-call_getpid.c"

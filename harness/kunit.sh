@@ -21,7 +21,6 @@ if [ "$(cat "$out/.src-key" 2>/dev/null)" != "$(cat "$src.key")" ]; then
 	rm -rf "$out"; mkdir -p "$out"; cp "$src.key" "$out/.src-key"
 fi
 log="$build/logs/kunit-$arch.log"
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_BASEDIR=$top
 args=(run --kunitconfig=kernel/trace --arch="$arch" --build_dir="$out"
       --jobs="${JOBS:-2}" --timeout="${TIMEOUT:-900}")
 [ -n "$cross" ] && args+=(--cross_compile="$cross")

@@ -29,10 +29,20 @@ else
 fi
 # VARIANT=clang builds with Debian 12's LLVM 16 from here.
 llvm=/usr/lib/llvm-16/bin/
+# Every compile of the harness goes through one ccache; paths under the
+# repository are hashed relative to it, so clones share hits.
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_BASEDIR=$top
 # Top-level kernel directories the repository overlays file by file.
 overlay_dirs="arch Documentation include kernel lib scripts tools"
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
+
+# only_base_61: a script whose recorded results are 6.1's only stops on
+# another base rather than judge it against them (or overwrite them).
+only_base_61() {
+	[ "$BASE" = 6.1 ] || die "runs on BASE=6.1 only: its recorded results are Linux 6.1's"
+}
 
 check_arch() {
 	case "$1" in

@@ -23,8 +23,9 @@ log=$(mktemp)
 # C=2: check each named file whether or not it needs compiling; W=1:
 # compile them again with the kernel's extra warnings, which fail the
 # file like sparse's.
-make -s -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \
-	CC="ccache ${cross}gcc" C=2 CHECK=sparse W=1 $objs > "$log" 2>&1
+toolchain
+make -s -C "$src" O="$out" ARCH="$karch" "${tc[@]}" \
+	C=2 CHECK=sparse W=1 $objs > "$log" 2>&1
 rc=$?
 pass=0 fail=0
 for o in $objs; do

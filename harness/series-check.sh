@@ -69,8 +69,6 @@ kgit am --abort >/dev/null 2>&1 || true
 kgit checkout -q -f --detach base
 kgit clean -q -fdx
 
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-export CCACHE_BASEDIR=$top
 export KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=ftrace KBUILD_BUILD_HOST=harness
 kmake() {
 	make -C "$wt" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" \

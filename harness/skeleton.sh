@@ -44,8 +44,9 @@ cp "$file" "$tmp/"
 echo "obj-y := ftrace-arch-skeleton.o" > "$tmp/Kbuild"
 log="$tmp/make.log"
 rc=0
-make -s -C "$src" O="$out" M="$tmp" ARCH="$karch" CROSS_COMPILE="$cross" \
-	CC="${cross}gcc" W=1 ftrace-arch-skeleton.o > "$log" 2>&1 || rc=$?
+toolchain
+make -s -C "$src" O="$out" M="$tmp" ARCH="$karch" "${tc[@]}" \
+	W=1 ftrace-arch-skeleton.o > "$log" 2>&1 || rc=$?
 bad=0
 if [ $rc != 0 ] || [ ! -f "$tmp/ftrace-arch-skeleton.o" ] || grep -qiE 'warning|error' "$log"; then
 	bad=1

@@ -33,11 +33,11 @@ class Base(unittest.TestCase):
 
     def test_612_names_are_distinct(self):
         rc, out, _ = lib('echo "$base $expdir $verified_version"; kname x86_64 upstream; '
-                         'VARIANT=mitigations kname x86_64 upstream', '6.12')
+                         'VARIANT=fp kname x86_64 upstream', '6.12')
         self.assertEqual(rc, 0)
         self.assertEqual(out.split('\n'), [
             '%s/build/base/linux-source-6.12 %s/expectations/6.12 6.12.117' % (TOP, TOP),
-            'x86_64-upstream-6.12', 'x86_64-upstream-mitigations-6.12'])
+            'x86_64-upstream-6.12', 'x86_64-upstream-fp-6.12'])
 
     def test_unknown_base_refused(self):
         rc, _, err = lib('echo reached', '5.10')
