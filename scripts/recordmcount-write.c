@@ -364,7 +364,8 @@ static int emit_headers(struct rmc *r, struct out *o)
  * handles as a whole), a pair of addresses in the non-allocated section
  * .mcount_weak: the site as recorded in __mcount_loc, and the site as
  * "weak function + offset".  After the final link the two are equal exactly
- * when this copy of the function is the one that was kept.
+ * when this copy of the function is the one that was kept.  A function with
+ * several weak names has a pair for each.
  */
 static int emit_weak_pairs(struct rmc *r, struct out *o)
 {
@@ -372,10 +373,15 @@ static int emit_weak_pairs(struct rmc *r, struct out *o)
 	unsigned int idx = r->ef.shnum + o->nadded, rsz = out_reloc_size(r);
 	size_t k, a = 0, n = 0, data, rela;
 	struct elf_sym fn;
+	u64 w;
 	struct elf_sec *s;
 
-	for (k = 0; k < r->nsites; k++)
-		n += r->sites[k].weak && !r->group_of[r->sites[k].sec];
+	for (k = 0; k < r->nsites; k++) {
+		if (!r->sites[k].weak || r->group_of[r->sites[k].sec])
+			continue;
+		for (w = r->sites[k].weak; w; w = weak_site_sym(r, k, w + 1))
+			n++;
+	}
 	if (!n)
 		return 0;
 	if (ob_reserve(&o->b, l->addr_size, 2 * n * l->addr_size, &data) ||
@@ -383,19 +389,23 @@ static int emit_weak_pairs(struct rmc *r, struct out *o)
 		return rmc_fail(r, "out of memory");
 	for (k = 0, n = 0; k < r->nsites; k++) {
 		const struct site *st = &r->sites[k];
-		unsigned char *e = o->b.p + rela + 2 * n * rsz;
 
 		while (r->anchors[a].sec != st->sec)
 			a++;
 		if (!st->weak || r->group_of[st->sec])
 			continue;
-		fn = r->syms[st->weak];
-		put_reloc(r, e, o->b.p + data, 2 * n * l->addr_size,
-			  anchor_symidx(r, &r->anchors[a]),
-			  st->off - r->anchors[a].bias);
-		put_reloc(r, e + rsz, o->b.p + data, (2 * n + 1) * l->addr_size,
-			  new_symidx(r, st->weak), st->off - fn.value);
-		n++;
+		for (w = st->weak; w; w = weak_site_sym(r, k, w + 1)) {
+			unsigned char *e = o->b.p + rela + 2 * n * rsz;
+
+			fn = r->syms[w];
+			put_reloc(r, e, o->b.p + data, 2 * n * l->addr_size,
+				  anchor_symidx(r, &r->anchors[a]),
+				  st->off - r->anchors[a].bias);
+			put_reloc(r, e + rsz, o->b.p + data,
+				  (2 * n + 1) * l->addr_size, new_symidx(r, w),
+				  st->off - fn.value);
+			n++;
+		}
 	}
 	s = add_header(o);
 	*s = (struct elf_sec){

@@ -94,6 +94,8 @@ static const struct arch_desc arches[] = {
 		.callees = plain_callees,
 		.call_relocs = { R_X86_64_PLT32, R_X86_64_PC32 },
 		.nr_call_relocs = 2,
+		.addr_relocs = { R_X86_64_32S, R_X86_64_32, R_X86_64_64 },
+		.nr_addr_relocs = 3,
 		.abs_reloc = R_X86_64_64, .site_bias = -1,
 		.is_call = x86_is_call,
 		.nop = x86_64_nop5, .nop_len = 5, .none_reloc = R_X86_64_NONE,
@@ -102,6 +104,7 @@ static const struct arch_desc arches[] = {
 		.machine = EM_386, .elf_class = ELFCLASS32, .name = "i386",
 		.callees = plain_callees,
 		.call_relocs = { R_386_PC32, R_386_PLT32 }, .nr_call_relocs = 2,
+		.addr_relocs = { R_386_32 }, .nr_addr_relocs = 1,
 		.abs_reloc = R_386_32, .site_bias = -1,
 		.is_call = x86_is_call,
 		.nop = i386_nop5, .nop_len = 5, .none_reloc = R_386_NONE,
@@ -332,6 +335,7 @@ static int add_site(struct rmc *r, unsigned int sec, u64 off)
 	r->sites[r->nsites].sec = sec;
 	r->sites[r->nsites].off = off;
 	r->sites[r->nsites].weak = 0;
+	r->sites[r->nsites].strong = false;
 	r->nsites++;
 	return 0;
 }
@@ -345,6 +349,17 @@ static bool call_reloc(const struct arch_desc *a, u32 type)
 		if (a->call_relocs[i] == type)
 			return true;
 	return !a->nr_call_relocs;
+}
+
+/* Is @type one of the arch's relocations of an address (never a call)? */
+static bool addr_reloc(const struct arch_desc *a, u32 type)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_addr_relocs; i++)
+		if (a->addr_relocs[i] == type)
+			return true;
+	return false;
 }
 
 /* Tell, with -w, why a reference to the routine is not recorded. */
@@ -391,6 +406,11 @@ static int take_reloc(struct rmc *r, unsigned int tsec,
 	u64 at;
 
 	if (!call_reloc(a, rel->type)) {
+		if (addr_reloc(a, rel->type)) {
+			/* 6.12's callthunks.c compares an address with it. */
+			not_recorded(r, tsec, rel->offset, "its address, not a call");
+			return 0;
+		}
 		if (!a->skip_other)
 			return rmc_fail(r,
 					"unsupported relocation type %u at the call in %s+0x%llx",
@@ -676,24 +696,60 @@ static size_t first_site(const struct rmc *r, unsigned int sec, u64 off)
  * Note the sites that lie in weak functions.  If another object defines the
  * same function, the linker binds every call to that definition but keeps
  * this copy's code, now unreachable and nameless; its records must not reach
- * the kernel (see mark_overridden()).
+ * the kernel (see mark_overridden()).  A site that a function symbol of
+ * another binding also covers (a strong alias) is live whatever happens to
+ * the weak names; one that several weak names cover (6.12's
+ * cpu_show_not_affected() and its aliases) gets a pair for each, and is
+ * dead only if all of them were overridden.
  */
 static void mark_weak_sites(struct rmc *r)
 {
 	struct elf_sym sym;
+	int pass;
 	u64 i;
 	size_t k;
 
-	for (i = r->first_global; i < r->nsyms; i++) {
-		sym = r->syms[i];
-		if (sym.bind != STB_WEAK || sym.type != STT_FUNC ||
-		    sym.shndx == SHN_UNDEF || sym.shndx >= r->ef.shnum)
-			continue;
-		k = first_site(r, sym.shndx, sym.value);
-		for (; k < r->nsites && r->sites[k].sec == sym.shndx &&
-		     r->sites[k].off - sym.value < sym.size; k++)
-			r->sites[k].weak = i;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 1; i < r->nsyms; i++) {
+			sym = r->syms[i];
+			if (sym.type != STT_FUNC || sym.shndx == SHN_UNDEF ||
+			    sym.shndx >= r->ef.shnum ||
+			    (sym.bind == STB_WEAK) != (pass == 1))
+				continue;
+			k = first_site(r, sym.shndx, sym.value);
+			for (; k < r->nsites && r->sites[k].sec == sym.shndx &&
+			     r->sites[k].off - sym.value < sym.size; k++) {
+				if (!pass)
+					r->sites[k].strong = true;
+				else if (!r->sites[k].strong && !r->sites[k].weak)
+					r->sites[k].weak = i;
+			}
+		}
 	}
+}
+
+/**
+ * weak_site_sym() - the next weak function symbol covering a weak site
+ * @r: the analysed object
+ * @k: the site, one with a weak name (sites[k].weak)
+ * @from: the symbol to start at: sites[k].weak first, then one more than
+ *	the last one returned
+ *
+ * Return: the symbol's index, or 0 when there is none left.
+ */
+u64 weak_site_sym(const struct rmc *r, size_t k, u64 from)
+{
+	const struct site *st = &r->sites[k];
+	struct elf_sym sym;
+	u64 i;
+
+	for (i = from; i < r->nsyms; i++) {
+		sym = r->syms[i];
+		if (sym.bind == STB_WEAK && sym.type == STT_FUNC &&
+		    sym.shndx == st->sec && st->off - sym.value < sym.size)
+			return i;
+	}
+	return 0;
 }
 
 /* Note which SHT_GROUP section, if any, each section belongs to. */
@@ -925,16 +981,18 @@ static int u64_cmp(const void *a, const void *b)
 }
 
 /*
- * Zero, in the linked table, the record of every pair in .mcount_weak whose
- * two addresses differ: that weak copy was overridden.  ftrace skips zero
- * entries.  Return the number of records zeroed, or -1.
+ * Zero, in the linked table, the record of every site whose pairs in
+ * .mcount_weak all have two different addresses: that weak copy was
+ * overridden under each of its names.  A site with one pair of equal
+ * addresses is live (one of its weak names kept this copy).  ftrace skips
+ * zero entries.  Return the number of records zeroed, or -1.
  */
 static long mark_overridden(struct rmc *r, unsigned char *out,
 			    const struct elf_sec *weak)
 {
 	const struct elf_layout *l = r->ef.lay;
 	struct elf_field f = { 0, l->addr_size };
-	u64 start, stop, off, n, i, *dead, ndead = 0;
+	u64 start, stop, off, n, i, j, *dead, *live, ndead = 0, nlive = 0;
 	u64 npairs = weak->size / (2 * l->addr_size);
 	long zeroed = 0;
 
@@ -948,15 +1006,28 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 		return rmc_fail(r, "the record table is not in the file");
 	/* The sites of the overridden copies, sorted for lookup. */
 	dead = malloc((npairs + 1) * sizeof(*dead));
-	if (!dead)
+	live = malloc((npairs + 1) * sizeof(*live));
+	if (!dead || !live) {
+		free(dead);
+		free(live);
 		return rmc_fail(r, "out of memory");
+	}
 	for (i = 0; i < npairs; i++) {
 		u64 site = elf_get(&r->ef, weak->offset + 2 * i * l->addr_size, f);
 		u64 named = elf_get(&r->ef, weak->offset + (2 * i + 1) * l->addr_size, f);
 
 		if (site && site != named)
 			dead[ndead++] = site;
+		else if (site)
+			live[nlive++] = site;
 	}
+	/* A site one of whose names kept it is not dead. */
+	qsort(live, nlive, sizeof(*live), u64_cmp);
+	for (i = 0, j = 0; i < ndead; i++)
+		if (!bsearch(&dead[i], live, nlive, sizeof(*live), u64_cmp))
+			dead[j++] = dead[i];
+	ndead = j;
+	free(live);
 	qsort(dead, ndead, sizeof(*dead), u64_cmp);
 	/* One pass over the table. */
 	for (i = 0; i < n && ndead; i++) {

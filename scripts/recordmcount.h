@@ -139,8 +139,9 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen);
  * What a call site looks like on one machine, and how its record is
  * written.  A relocation against one of @callees in a traced section is a
  * call site when its type is one of @call_relocs (any type when
- * @nr_call_relocs is 0); another type is an error, or, with @skip_other,
- * quietly not a site.  @site_bias turns the offset of the relocated field
+ * @nr_call_relocs is 0); one of @addr_relocs (the routine's address in
+ * an operand or a word: a comparison, not a call) is not a site either;
+ * another type is an error, or, with @skip_other, quietly not a site.  @site_bias turns the offset of the relocated field
  * into the address the record holds: x86's "e8 rel32" has its field one
  * byte into the instruction.
  */
@@ -151,6 +152,8 @@ struct arch_desc {
 	const char *const *callees;	/* NULL-terminated */
 	u32 call_relocs[3];
 	u8 nr_call_relocs;
+	u32 addr_relocs[3];
+	u8 nr_addr_relocs;
 	bool skip_other;
 	u32 abs_reloc;		/* an absolute address, for records */
 	int site_bias;
@@ -187,7 +190,8 @@ struct arch_desc {
 struct site {
 	unsigned int sec;
 	u64 off;
-	u64 weak;
+	u64 weak;	/* a weak function symbol covering it, or 0 */
+	bool strong;	/* a function symbol that is not weak covers it */
 };
 
 /*
@@ -279,5 +283,8 @@ unsigned char *read_file(const char *path, size_t *size, mode_t *mode,
 			 char *err, size_t errlen);
 int replace_file(const char *path, const struct piece *pc, int n,
 		 mode_t mode, char *err, size_t errlen);
+
+/* recordmcount.c: the weak names of a site (emit_weak_pairs()). */
+u64 weak_site_sym(const struct rmc *r, size_t k, u64 from);
 
 #endif /* RECORDMCOUNT_H */

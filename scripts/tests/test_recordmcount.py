@@ -176,6 +176,16 @@ class RecordTests(unittest.TestCase):
                                     'sched_function'])
         self.each_arch(t)
 
+    def test_address_not_a_site(self):
+        """The routine's address as a value (6.12's callthunks.c): skipped."""
+        a = Arch('x86_64')
+        o = a.compile('address.c', '-mcmodel=kernel')
+        relocs = must([a.readelf, '-rW', o])
+        self.assertIn('R_X86_64_32S', relocs)
+        p = rmc(o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.check_exe(a, [o], ['is_fentry', 'fentry_address'])
+
     def test_function_sections(self):
         """-ffunction-sections: a record per section; a weak-only section."""
         def t(a):
@@ -232,6 +242,44 @@ class RecordTests(unittest.TestCase):
             before = read(exe)
             self.assertEqual(rmc('--linked', exe).returncode, 0)
             self.assertEqual(read(exe), before)
+        self.each_arch(t)
+
+    def test_weak_aliases(self):
+        """A function with several weak names is dead only when every name
+        was overridden; a strong name keeps it live."""
+        def t(a):
+            o1 = a.compile('aliases.c', out='al1.o')
+            o2 = a.compile('aliases-override.c', out='al2.o')
+            o3 = a.compile('aliases-all.c', out='al3.o')
+            for o in (o1, o2, o3):
+                self.assertEqual(rmc(o).returncode, 0)
+            nm_tool = a.objdump.replace('objdump', 'nm')
+
+            def addr_of(exe, name):
+                nm = must([nm_tool, exe])
+                return int([ln.split()[0] for ln in nm.splitlines()
+                            if ln.endswith(' ' + name)][0], 16)
+
+            # alias_a overridden: shared_default's code is still named by
+            # shared_default and alias_b; strong_named by itself.
+            exe = a.link(o1, o2)
+            self.assertEqual(rmc('--linked', exe).returncode, 0)
+            live = [r for r in a.records(exe) if r]
+            for name in ('shared_default', 'strong_named', 'alias_a',
+                         'weak_of_strong'):
+                f = addr_of(exe, name)
+                self.assertTrue(any(f <= r < f + 32 for r in live), name)
+            self.assertEqual(len(live), 4)
+            # Every weak name of shared_default overridden: its copy is dead.
+            exe = a.link(o1, o3)
+            self.assertEqual(rmc('--linked', exe).returncode, 0)
+            recs = a.records(exe)
+            live = [r for r in recs if r]
+            self.assertEqual(recs.count(0), 1)
+            for name in ('shared_default', 'alias_a', 'alias_b', 'strong_named'):
+                f = addr_of(exe, name)
+                self.assertTrue(any(f <= r < f + 32 for r in live), name)
+            self.assertEqual(len(live), 4)
         self.each_arch(t)
 
     def test_position_independent_untouched(self):

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The routine's address used as a value (Linux 6.12's callthunks.c asks
+ * whether a call goes to __fentry__): an absolute relocation against it
+ * that is not a call site.
+ */
+void __fentry__(void);
+
+int is_fentry(void *dest)
+{
+	return dest == (void *)__fentry__;
+}
+
+void *fentry_address(void)
+{
+	return (void *)__fentry__;
+}
