@@ -14,7 +14,7 @@ arch=${1:?ARCH}; flavor=${2:?FLAVOR}
 check_arch "$arch"; check_flavor "$flavor"
 
 case "$arch" in x86_64) deb=amd64 ;; arm64) deb=arm64 ;; arm) deb=armhf ;; esac
-if [ "$flavor" != upstream ]; then src="$build/src/$flavor"; else src="$base"; fi
+if [ "$flavor" != upstream ]; then src="$build/src/$flavor$base_suffix"; else src="$base"; fi
 out=$(kdir "$arch" "$flavor")
 [ -d "$out/modroot" ] || die "no kernel built for $(kname "$arch" "$flavor") (run harness/kernel.sh)"
 

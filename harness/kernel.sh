@@ -38,12 +38,14 @@ base_version() {
 	make -s -C "$base" kernelversion 2>/dev/null
 }
 
-# series_patches: the patch names in patches/series, in order (none if absent).
+# series_patches: the patch names in the base's series, in order (none if
+# absent): patches/series for 6.1, patches/BASE/series for another base
+# ($pdir, harness/lib.sh).
 series_patches() {
 	local f
 	for f in series ${wip_series:-}; do
-		[ -f "$top/patches/$f" ] || continue
-		grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/$f" || true
+		[ -f "$pdir/$f" ] || continue
+		grep -v -e '^#' -e '^[[:space:]]*$' "$pdir/$f" || true
 	done
 }
 
@@ -51,8 +53,8 @@ series_patches() {
 # files our overlay replaces under other names.  The series carries their
 # deletion without their text (harness/series.py).
 removed_files() {
-	[ -f "$top/patches/removed" ] || return 0
-	grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/removed" || true
+	[ -f "$pdir/removed" ] || return 0
+	grep -v -e '^#' -e '^[[:space:]]*$' "$pdir/removed" || true
 }
 
 # The tree for FLAVOR=ours: a hard-linked copy of the pristine tree (patch and
@@ -62,11 +64,14 @@ removed_files() {
 # files are copied (by checksum, so make sees new mtimes only where needed).
 prepare_ours() {
 	local key files p
-	src="$build/src/$flavor"
+	src="$build/src/$flavor$base_suffix"
+	# Less the other base's files ($pdir/overlay-skip).
 	files=$(cd "$top" && git ls-files -co --exclude-standard -- $overlay_dirs 2>/dev/null | sort |
-		while read -r f; do if [ -f "$f" ]; then echo "$f"; fi; done)
+		while read -r f; do if [ -f "$f" ]; then echo "$f"; fi; done |
+		grep -vxF -f <(grep -v -e '^#' -e '^[[:space:]]*$' "$pdir/overlay-skip" 2>/dev/null ||
+			echo /nothing/) || true)
 	key=$( (for p in $(series_patches); do
-			echo "$p"; cat "$top/patches/$p"
+			echo "$p"; cat "$pdir/$p"
 		done
 		removed_files
 		echo "$files") | sha256sum | cut -d' ' -f1)
@@ -78,7 +83,7 @@ prepare_ours() {
 		cp -al "$base" "$src"
 		for p in $(series_patches); do
 			patch -s -p1 -d "$src" --no-backup-if-mismatch -F0 \
-				< "$top/patches/$p" || die "patch $p does not apply"
+				< "$pdir/$p" || die "patch $p does not apply"
 		done
 		for p in $(removed_files); do
 			[ -f "$src/$p" ] || die "patches/removed: no $p in the tree"

@@ -3,11 +3,12 @@
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$top/build"
 # BASE picks the Debian kernel source the kernels are built from: 6.1
-# (Debian 12's linux-source-6.1, the default and the only base of the
-# ours flavor so far) or 6.12 (linux-source-6.12, upstream flavor only).
-# Each base has its own unpacked tree, verified version
-# (harness/BASE_VERSION, harness/BASE_VERSION-6.12), config overrides
-# (configs/BASE/), expectations (expectations/BASE/) and build names (kname).
+# (Debian 12's linux-source-6.1, the default) or 6.12 (linux-source-6.12;
+# the ours flavor there is x86_64 only so far).  Each base has its own
+# unpacked tree, verified version (harness/BASE_VERSION,
+# harness/BASE_VERSION-6.12), patch series (patches/series,
+# patches/6.12/series: $pdir), config overrides (configs/BASE/),
+# expectations (expectations/BASE/) and build names (kname).
 BASE=${BASE:-6.1}
 case "$BASE" in
 6.1|6.12) ;;
@@ -22,10 +23,13 @@ if [ "$BASE" = 6.1 ]; then
 	expdir="$top/expectations"
 	# Appended to every build name (kname): none for 6.1.
 	base_suffix=
+	# The series for this base: patches/series (the 6.1 backport).
+	pdir="$top/patches"
 else
 	verified_version=$(cat "$top/harness/BASE_VERSION-$BASE")
 	expdir="$top/expectations/$BASE"
 	base_suffix=-$BASE
+	pdir="$top/patches/$BASE"
 fi
 # VARIANT=clang builds with Debian 12's LLVM 16 from here.
 llvm=/usr/lib/llvm-16/bin/
@@ -77,9 +81,10 @@ check_flavor() {
 	ours|upstream|wip) ;;
 	*) die "FLAVOR must be ours, upstream or wip (or FLAVOR-debug), not '$1'" ;;
 	esac
-	# The core is not ported to other bases yet: only the unmodified kernel.
-	if [ "$BASE" != 6.1 ] && [ "${1%-debug}" != upstream ]; then
-		die "FLAVOR=${1%-debug} does not build on Linux $BASE yet (the core is not ported; BASE=$BASE takes FLAVOR=upstream only)"
+	# The core's port to 6.12 has its x86_64 half so far.
+	if [ "$BASE" != 6.1 ] && [ "${1%-debug}" != upstream ] &&
+	   [ "${arch:-x86_64}" != x86_64 ]; then
+		die "FLAVOR=${1%-debug} builds on Linux $BASE for x86_64 only so far (the arm64 back end is not ported)"
 	fi
 }
 

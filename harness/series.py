@@ -98,13 +98,16 @@ class Source:
         return sorted(os.listdir(os.path.join(TOP, d)))
 
     def overlay_files(self):
+        """The overlay files of the 6.1 series: all but the other base's
+        (patches/overlay-skip)."""
+        skip = set(self.listed('patches/overlay-skip'))
         if self.rev:
             return sorted(p for p in self.blobs
-                          if p.split('/')[0] in OVERLAY_DIRS)
+                          if p.split('/')[0] in OVERLAY_DIRS and p not in skip)
         out = run(['git', '-C', TOP, 'ls-files', '-co', '--exclude-standard',
                    '--'] + OVERLAY_DIRS)
         return sorted(f for f in out.split('\n')
-                      if f and os.path.isfile(os.path.join(TOP, f)))
+                      if f and f not in skip and os.path.isfile(os.path.join(TOP, f)))
 
     def blob(self, path):
         """(mode, sha) of @path, its text written to the kernel history."""

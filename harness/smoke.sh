@@ -40,7 +40,7 @@ ok "kernel built in $(( $(date +%s) - start )) s"
 start=$(date +%s)
 KUNIT=1 TIMEOUT=${SMOKE_TIMEOUT:-900} "$top/harness/qemu.sh" "$arch" "$flavor" smoke \
 	> /dev/null 2>&1
-cp "$build/logs/$arch-$flavor-smoke.log" "$log" 2>/dev/null || : > "$log"
+cp "$build/logs/$(kname "$arch" "$flavor")-smoke.log" "$log" 2>/dev/null || : > "$log"
 echo "     $name: the guest ran $(( $(date +%s) - start )) s (console: build/logs/check-$name.log)"
 # The boot's results (harness/check.py): it finished, a clean console,
 # KUnit, and the KTAP document "smoke" of harness/guest/smoke.sh.

@@ -6,6 +6,8 @@
  * it (harness/layers.py checks this table against the built objects):
  *
  *   ftrace_kunit.c    KUnit suites of the layers below
+ *   ftrace_kbase61.c  the calls whose form is the base's own: one of the
+ *   ftrace_kbase612.c two is built (6.12's manages sub-ops)
  *   ftrace_init.c     boot and module life cycle: records made and dropped,
  *                     the top-level tracefs files
  *   ftrace_fs.c       tracefs files of the core
@@ -20,6 +22,7 @@
  *                     with direct ops
  *   ftrace_update.c   the update engine: runs a plan, converts fresh
  *                     blocks, publishes an ops' new hash
+ *   ftrace_subops.c   6.12 only: a manager ops' hashes from its sub-ops'
  *   ftrace_batch.c    planned sites to the back end in batches, the
  *                     failure report
  *   ftrace_plan.c     the planner: what each site must call; trampoline
@@ -60,6 +63,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/ftrace_arch.h>
+#include <linux/ftrace_kbase.h>
 #include <linux/rcupdate.h>
 #include <linux/module.h>
 
@@ -67,6 +71,88 @@
 #include "ftrace_internal.h"
 
 struct ftrace_ops_hash;
+
+/*
+ * What differs between the two kernels the core builds into
+ * (<linux/ftrace_kbase.h>).  The exported calls whose signatures differ
+ * are in ftrace_kbase61.c and ftrace_kbase612.c, one of which is built.
+ */
+#ifdef FTRACE_KBASE_612
+/* Sysctl handlers take a const table. */
+typedef const struct ctl_table ftrace_ctl_table;
+/* Graph callbacks are told which fgraph_ops they serve. */
+# define FTRACE_GRAPH_CB_OPS	, struct fgraph_ops *gops
+/* fgraph.c tests each user's filter itself: nothing to tell it. */
+static inline void update_function_graph_func(void) { }
+/* An ops may manage sub-ops (ftrace_subops.c). */
+static inline void ftrace_ops_init_kbase(struct ftrace_ops *ops)
+{
+	INIT_LIST_HEAD(&ops->subop_list);
+}
+/* ftrace_subops.c */
+int ftrace_subops_hash_changed(struct ftrace_ops_hash *hashes);
+int ftrace_subops_manage(struct ftrace_ops *mgr, bool add);
+int ftrace_subops_build(struct ftrace_ops *mgr, struct ftrace_hash **filter,
+			struct ftrace_hash **notr);
+void ftrace_subops_swap(struct ftrace_ops *mgr, struct ftrace_hash **filter,
+			struct ftrace_hash **notr);
+/* fgraph.c re-aims its users when a PID filter changes. */
+static inline void ftrace_pids_changed_kbase(void)
+{
+	fgraph_update_pid_func();
+}
+/* The top-level trace array's function_graph user shares its hashes. */
+static __always_inline void ftrace_global_array_kbase(struct trace_array *tr)
+{
+	init_array_fgraph_ops(tr, tr->ops);
+}
+#else
+typedef struct ctl_table ftrace_ctl_table;
+# define FTRACE_GRAPH_CB_OPS
+static inline void ftrace_ops_init_kbase(struct ftrace_ops *ops) { }
+/* No sub-ops on 6.1. */
+static inline int ftrace_subops_hash_changed(struct ftrace_ops_hash *hashes)
+{
+	return 0;
+}
+static inline void ftrace_pids_changed_kbase(void) { }
+static inline void ftrace_global_array_kbase(struct trace_array *tr) { }
+#endif
+
+/* A direct target for the caller to continue into: 6.12 takes fregs. */
+#ifdef FTRACE_KBASE_612
+# define ftrace_direct_caller_set(fregs, regs, addr)	\
+	arch_ftrace_set_direct_caller(fregs, addr)
+#else
+# define ftrace_direct_caller_set(fregs, regs, addr)	\
+	arch_ftrace_set_direct_caller(regs, addr)
+#endif
+
+/* ftrace_direct.c: direct calls per ops, exported by ftrace_kbase*.c. */
+int ftrace_direct_ops_register(struct ftrace_ops *ops, unsigned long addr);
+int ftrace_direct_ops_unregister(struct ftrace_ops *ops);
+int ftrace_direct_ops_modify_nolock(struct ftrace_ops *ops, unsigned long addr);
+int ftrace_direct_ops_modify(struct ftrace_ops *ops, unsigned long addr);
+
+/* A module's text, and its init text (0, 0 once freed). */
+static inline void ftrace_module_text(struct module *mod, unsigned long *lo,
+				      unsigned long *hi, unsigned long *init_lo,
+				      unsigned long *init_hi)
+{
+#if !defined(CONFIG_MODULES)
+	*lo = *hi = *init_lo = *init_hi = 0;
+#elif defined(FTRACE_KBASE_612)
+	*lo = (unsigned long)mod->mem[MOD_TEXT].base;
+	*hi = *lo + mod->mem[MOD_TEXT].size;
+	*init_lo = (unsigned long)mod->mem[MOD_INIT_TEXT].base;
+	*init_hi = *init_lo ? *init_lo + mod->mem[MOD_INIT_TEXT].size : 0;
+#else
+	*lo = (unsigned long)mod->core_layout.base;
+	*hi = *lo + mod->core_layout.size;
+	*init_lo = (unsigned long)mod->init_layout.base;
+	*init_hi = *init_lo ? *init_lo + mod->init_layout.size : 0;
+#endif
+}
 
 #ifndef CONFIG_DYNAMIC_FTRACE
 /* <linux/ftrace.h> declares it only with dynamic ftrace. */
@@ -214,6 +300,10 @@ static inline unsigned int ftrace_rec_refs(const struct ftrace_rec *r)
 	     b; b = rcu_dereference_check(b->next, \
 					  lockdep_is_held(&ftrace_lock)))
 
+/* ftrace_tramp.c: behind ftrace_mod_address_lookup() (ftrace_kbase*.c). */
+const char *ftrace_name_lookup(unsigned long addr, unsigned long *size,
+			       unsigned long *off, char **modname,
+			       const unsigned char **modbuildid, char *sym);
 /* ftrace_records.c */
 const char *ftrace_init_name_lookup(unsigned long addr, unsigned long *size,
 				    unsigned long *off, char **modname,

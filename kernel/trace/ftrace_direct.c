@@ -25,9 +25,15 @@ static void direct_call(unsigned long ip, unsigned long pip,
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
 	if (addr && regs)
-		arch_ftrace_set_direct_caller(regs, addr);
+		ftrace_direct_caller_set(fregs, regs, addr);
 }
 
+#ifndef FTRACE_KBASE_612
+/*
+ * 6.1's single-site calls (register_ftrace_direct(ip, addr) and friends)
+ * put every site in one ops; 6.12 has per-ops calls only (see the
+ * kernel-doc of those below).
+ */
 static struct ftrace_ops direct_ops = {
 	.func	= direct_call,
 	.flags	= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS |
@@ -35,6 +41,7 @@ static struct ftrace_ops direct_ops = {
 	/* Its sites call their targets or the shared caller: no copy of it. */
 	.trampoline = FTRACE_REGS_ADDR,
 };
+#endif
 
 static void direct_publish(struct ftrace_hash *old, struct ftrace_hash *new)
 {
@@ -81,6 +88,7 @@ static int direct_set_many(struct ftrace_hash *ips, unsigned long addr)
 	return 0;
 }
 
+#ifndef FTRACE_KBASE_612
 /* The same for one address. */
 static int direct_set(unsigned long ip, unsigned long addr)
 {
@@ -157,11 +165,14 @@ int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_direct);
+#endif /* !FTRACE_KBASE_612 */
 
 static void stub_func(unsigned long ip, unsigned long pip,
 		      struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
 }
+
+#ifndef FTRACE_KBASE_612
 
 /**
  * modify_ftrace_direct - move the call site of @ip from @old_addr to @new_addr
@@ -196,6 +207,7 @@ int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct);
+#endif /* !FTRACE_KBASE_612 */
 
 /*
  * Direct calls for a set of functions at once (BPF trampolines): the
@@ -275,7 +287,7 @@ static void direct_multi_setup(struct ftrace_ops *ops)
 }
 
 /**
- * register_ftrace_direct_multi - make the functions of @ops call @addr
+ * ftrace_direct_ops_register - make the functions of @ops call @addr
  * @ops: an unregistered ops whose filter holds the functions
  * @addr: the target trampoline
  *
@@ -284,7 +296,7 @@ static void direct_multi_setup(struct ftrace_ops *ops)
  * @ops has no ops_func), the error of @ops->ops_func (-EAGAIN: rebuild the
  * target and call again), or the error of registering @ops.
  */
-int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+int ftrace_direct_ops_register(struct ftrace_ops *ops, unsigned long addr)
 {
 	struct ftrace_func_entry *e;
 	struct ftrace_hash *ips;
@@ -311,17 +323,15 @@ int register_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 		direct_set_many(ips, 0);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(register_ftrace_direct_multi);
 
 /**
- * unregister_ftrace_direct_multi - stop the functions of @ops calling @addr
- * @ops: an ops registered with register_ftrace_direct_multi()
- * @addr: its target
+ * ftrace_direct_ops_unregister - stop the functions of @ops calling their target
+ * @ops: an ops registered with ftrace_direct_ops_register()
  *
  * Return: 0, -EINVAL if @ops is not registered, or the error of
  * unregistering it.
  */
-int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+int ftrace_direct_ops_unregister(struct ftrace_ops *ops)
 {
 	int ret;
 
@@ -337,11 +347,10 @@ int unregister_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
 	ops->trampoline = 0;
 	return ret;
 }
-EXPORT_SYMBOL_GPL(unregister_ftrace_direct_multi);
 
 /**
- * modify_ftrace_direct_multi_nolock - move the functions of @ops to @addr
- * @ops: an ops registered with register_ftrace_direct_multi()
+ * ftrace_direct_ops_modify_nolock - move the functions of @ops to @addr
+ * @ops: an ops registered with ftrace_direct_ops_register()
  * @addr: the new target
  *
  * The caller holds ftrace_direct_mutex (it is called back from ftrace).
@@ -350,10 +359,9 @@ EXPORT_SYMBOL_GPL(unregister_ftrace_direct_multi);
  * through.
  *
  * Return: 0, -EINVAL if @ops is not registered, the error of
- * @ops->ops_func (as for register_ftrace_direct_multi()), or another error.
+ * @ops->ops_func (as for ftrace_direct_ops_register()), or another error.
  */
-int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops,
-				      unsigned long addr)
+int ftrace_direct_ops_modify_nolock(struct ftrace_ops *ops, unsigned long addr)
 {
 	struct ftrace_ops stub = {
 		.func = stub_func,
@@ -378,18 +386,16 @@ int modify_ftrace_direct_multi_nolock(struct ftrace_ops *ops,
 	unregister_ftrace_function(&stub);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi_nolock);
 
 /**
- * modify_ftrace_direct_multi - move the functions of @ops to @addr
- * @ops: an ops registered with register_ftrace_direct_multi()
+ * ftrace_direct_ops_modify - move the functions of @ops to @addr
+ * @ops: an ops registered with ftrace_direct_ops_register()
  * @addr: the new target
  *
- * Return: as modify_ftrace_direct_multi_nolock().
+ * Return: as ftrace_direct_ops_modify_nolock().
  */
-int modify_ftrace_direct_multi(struct ftrace_ops *ops, unsigned long addr)
+int ftrace_direct_ops_modify(struct ftrace_ops *ops, unsigned long addr)
 {
 	guard(mutex)(&ftrace_direct_mutex);
-	return modify_ftrace_direct_multi_nolock(ops, addr);
+	return ftrace_direct_ops_modify_nolock(ops, addr);
 }
-EXPORT_SYMBOL_GPL(modify_ftrace_direct_multi);

@@ -514,9 +514,10 @@ static int apply_word(struct fs_iter *it)
 	if (!trace_parser_loaded(&it->parser))
 		return 0;
 	ret = colon_word_without_tr(it);
-	if (!ret)
+	if (!ret) {
 		scoped_guard(mutex, &ftrace_lock)
 			ret = apply_word_locked(it, enable, &cw);
+	}
 	if (!ret && cw.cmd)
 		ret = ftrace_run_command(it->tr, it->hash, cw.func, cw.cmd,
 					 cw.params, enable);

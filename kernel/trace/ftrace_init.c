@@ -189,15 +189,15 @@ void ftrace_module_enable(struct module *mod)
  */
 void ftrace_release_mod(struct module *mod)
 {
-	unsigned long core = (unsigned long)mod->core_layout.base;
-	unsigned long init = (unsigned long)mod->init_layout.base;
+	unsigned long lo, hi, init_lo, init_hi;
 
+	ftrace_module_text(mod, &lo, &hi, &init_lo, &init_hi);
 	guard(mutex)(&trace_types_lock);
 	guard(mutex)(&ftrace_lock);
 	ftrace_records_remove(mod, 0, ULONG_MAX);
-	ftrace_ops_drop_range(core, core + mod->core_layout.size);
-	if (init)
-		ftrace_ops_drop_range(init, init + mod->init_layout.size);
+	ftrace_ops_drop_range(lo, hi);
+	if (init_lo)
+		ftrace_ops_drop_range(init_lo, init_hi);
 	ftrace_init_names_drop(mod);
 }
 #endif /* CONFIG_MODULES */

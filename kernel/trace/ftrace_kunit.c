@@ -358,8 +358,13 @@ static void records_init_apart(struct kunit *test)
 
 	mod = kunit_kzalloc(test, sizeof(*mod), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mod);
+#ifdef FTRACE_KBASE_612
+	mod->mem[MOD_INIT_TEXT].base = (void *)0x8000;
+	mod->mem[MOD_INIT_TEXT].size = 0x1000;
+#else
 	mod->init_layout.base = (void *)0x8000;
 	mod->init_layout.size = 0x1000;
+#endif
 	chain = ftrace_blocks_build(mod, tab, tab + ARRAY_SIZE(tab));
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(chain));
 	for (b = chain; b; b = rcu_dereference_raw(b->next)) {
@@ -1624,6 +1629,97 @@ static void arch_refuses_mismatch(struct kunit *test)
 }
 
 /* Cases on the real back end, without the plan suite's ftrace_lock. */
+#ifdef FTRACE_KBASE_612
+/* The manager's hash, read under ftrace_lock. */
+static bool mgr_has(struct ftrace_ops *mgr, bool nt, unsigned long ip)
+{
+	guard(mutex)(&ftrace_lock);
+	return ftrace_lookup_ip(ftrace_ops_hash_locked(mgr, nt), ip);
+}
+
+static bool mgr_all(struct ftrace_ops *mgr)
+{
+	guard(mutex)(&ftrace_lock);
+	return ftrace_hash_empty(ftrace_ops_hash_locked(mgr, false));
+}
+
+static int subops_call(struct ftrace_ops *mgr, struct ftrace_ops *sub,
+		       bool start)
+{
+	guard(mutex)(&ftrace_lock);
+	return start ? ftrace_startup_subops(mgr, sub, 0) :
+		       ftrace_shutdown_subops(mgr, sub, 0);
+}
+
+/*
+ * Sub-ops (6.12's fgraph.c): the manager traces the union of its users'
+ * filters and the functions all of them exclude are its notrace; a user's
+ * filter edit, a user leaving and the last one leaving each update it.
+ */
+static void subops_union_and_edits(struct kunit *test)
+{
+	unsigned long f1 = ftrace_location((unsigned long)vfs_read);
+	unsigned long f2 = ftrace_location((unsigned long)vfs_write);
+	unsigned long f3 = ftrace_location((unsigned long)ksys_sync);
+	struct ftrace_ops *mgr, *a, *b;
+
+	if (!f1 || !f2 || !f3)
+		kunit_skip(test, "vfs_read, vfs_write or ksys_sync not traceable");
+	mgr = kunit_kzalloc(test, sizeof(*mgr), GFP_KERNEL);
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, mgr && a && b);
+	mgr->func = kunit_nop_call;
+	a->func = kunit_nop_call;
+	b->func = kunit_nop_call;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(a, f1, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(b, f2, 0, 0), 0);
+
+	KUNIT_ASSERT_EQ(test, subops_call(mgr, a, true), 0);
+	KUNIT_EXPECT_TRUE(test, mgr->flags & FTRACE_OPS_FL_ENABLED);
+	KUNIT_EXPECT_TRUE(test, a->flags & FTRACE_OPS_FL_SUBOP);
+	KUNIT_EXPECT_PTR_EQ(test, a->managed, mgr);
+	KUNIT_ASSERT_EQ(test, subops_call(mgr, b, true), 0);
+	KUNIT_EXPECT_TRUE(test, mgr_has(mgr, false, f1));
+	KUNIT_EXPECT_TRUE(test, mgr_has(mgr, false, f2));
+	KUNIT_EXPECT_FALSE(test, mgr_has(mgr, false, f3));
+	KUNIT_EXPECT_NE(test, site_target_now(f1), 0UL);
+	KUNIT_EXPECT_NE(test, site_target_now(f2), 0UL);
+
+	/* A user's own edit reaches the manager and the sites. */
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(b, f3, 0, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mgr_has(mgr, false, f3));
+	KUNIT_EXPECT_NE(test, site_target_now(f3), 0UL);
+
+	/* An empty filter (every function) wins the union... */
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(b, f2, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(b, f3, 1, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mgr_all(mgr));
+	/* ...and notrace is what every user excludes. */
+	KUNIT_EXPECT_EQ(test, ftrace_set_notrace(b, "ksys_sync", 9, 0), 0);
+	KUNIT_EXPECT_FALSE(test, mgr_has(mgr, true, f3));
+	KUNIT_EXPECT_NE(test, site_target_now(f3), 0UL);
+	KUNIT_EXPECT_EQ(test, ftrace_set_notrace(a, "ksys_sync", 9, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mgr_has(mgr, true, f3));
+	KUNIT_EXPECT_EQ(test, site_target_now(f3), 0UL);
+
+	/* b leaves: a's filter alone again. */
+	KUNIT_EXPECT_EQ(test, subops_call(mgr, b, false), 0);
+	KUNIT_EXPECT_FALSE(test, b->flags & (FTRACE_OPS_FL_ENABLED |
+					     FTRACE_OPS_FL_SUBOP));
+	KUNIT_EXPECT_TRUE(test, mgr_has(mgr, false, f1));
+	KUNIT_EXPECT_FALSE(test, mgr_has(mgr, false, f2));
+	KUNIT_EXPECT_EQ(test, site_target_now(f2), 0UL);
+
+	/* The last user takes the manager with it. */
+	KUNIT_EXPECT_EQ(test, subops_call(mgr, a, false), 0);
+	KUNIT_EXPECT_FALSE(test, mgr->flags & FTRACE_OPS_FL_ENABLED);
+	KUNIT_EXPECT_EQ(test, site_target_now(f1), 0UL);
+	ftrace_free_filter(a);
+	ftrace_free_filter(b);
+}
+#endif
+
 static struct kunit_case arch_cases[] = {
 	KUNIT_CASE(arch_refuses_mismatch),
 	{}
@@ -1652,6 +1748,9 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(ipmodify_direct_need_filter),
 	KUNIT_CASE(tramp_listed_through_wait),
 	KUNIT_CASE(tramp_static_kept_parked),
+#ifdef FTRACE_KBASE_612
+	KUNIT_CASE(subops_union_and_edits),
+#endif
 	{}
 };
 

@@ -252,6 +252,7 @@ void ftrace_ops_init_hashes(struct ftrace_ops *ops,
 {
 	if (!(ops->flags & FTRACE_OPS_FL_INITIALIZED)) {
 		mutex_init(&ops->local_hash.regex_lock);
+		ftrace_ops_init_kbase(ops);
 		ops->func_hash = hashes;
 		ops->flags |= FTRACE_OPS_FL_INITIALIZED;
 	}
@@ -391,6 +392,7 @@ void __init ftrace_init_global_array_ops(struct trace_array *tr)
 	tr->ops = &global_ops;
 	tr->ops->private = tr;
 	ftrace_init_trace_array(tr);
+	ftrace_global_array_kbase(tr);
 }
 
 /**

@@ -29,6 +29,7 @@ static void update_pid_ops(void)
 		ftrace_pid_ops_update(op);
 		ftrace_tramp_refresh(op);
 	} while_for_each_ftrace_op(op);
+	ftrace_pids_changed_kbase();
 	ftrace_run_update(0);
 }
 

@@ -136,7 +136,7 @@ static void prof_add_time(unsigned long ip, unsigned long long t_ns)
 	local_irq_restore(flags);
 }
 
-static int prof_entry_cb(struct ftrace_graph_ent *trace)
+static int prof_entry_cb(struct ftrace_graph_ent *trace FTRACE_GRAPH_CB_OPS)
 {
 	struct ftrace_ret_stack *rs;
 
@@ -151,7 +151,7 @@ static int prof_entry_cb(struct ftrace_graph_ent *trace)
  * With graph-time off, a function's time excludes its children: each
  * return adds its own time to the parent's subtime.
  */
-static void prof_return_cb(struct ftrace_graph_ret *trace)
+static void prof_return_cb(struct ftrace_graph_ret *trace FTRACE_GRAPH_CB_OPS)
 {
 	unsigned long long t = trace->rettime - trace->calltime;
 	struct ftrace_ret_stack *rs;

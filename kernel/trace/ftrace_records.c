@@ -251,22 +251,13 @@ static bool is_sorted(const unsigned long *p, unsigned long n)
 	return true;
 }
 
-#ifdef CONFIG_MODULES
 static void module_init_text(struct module *mod, unsigned long *lo,
 			     unsigned long *hi)
 {
-	*lo = (unsigned long)mod->init_layout.base;
-	*hi = *lo + mod->init_layout.size;
+	unsigned long text_lo, text_hi;
+
+	ftrace_module_text(mod, &text_lo, &text_hi, lo, hi);
 }
-#else
-/* Without modules every table is vmlinux's: never called. */
-static void module_init_text(struct module *mod, unsigned long *lo,
-			     unsigned long *hi)
-{
-	*lo = 0;
-	*hi = 0;
-}
-#endif
 
 /*
  * The init text of @mod (of vmlinux if NULL): [*lo, *hi).  It is freed on

@@ -252,7 +252,7 @@ bool is_ftrace_trampoline(unsigned long addr)
 
 #ifdef CONFIG_MODULES
 /**
- * ftrace_mod_address_lookup - kallsyms name of an address kallsyms lost
+ * ftrace_name_lookup - kallsyms name of an address kallsyms lost
  * @addr: the address: in a trampoline, or in freed module init text
  * @size: receives the trampoline's or function's size
  * @off: receives the offset of @addr in it
@@ -262,10 +262,9 @@ bool is_ftrace_trampoline(unsigned long addr)
  *
  * Return: @sym, or NULL if the core cannot name @addr.
  */
-const char *ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
-				      unsigned long *off, char **modname,
-				      const unsigned char **modbuildid,
-				      char *sym)
+const char *ftrace_name_lookup(unsigned long addr, unsigned long *size,
+			       unsigned long *off, char **modname,
+			       const unsigned char **modbuildid, char *sym)
 {
 	unsigned long start = 0, len = 0;
 	struct ftrace_ops *op;

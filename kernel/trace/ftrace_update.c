@@ -284,7 +284,7 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 {
 	struct ftrace_hash __rcu **slot;
 	struct ftrace_hash *new, *old;
-	int ret = 0;
+	int ret = 0, managed;
 
 	lockdep_assert_held(&ftrace_lock);
 	if (nt && (ops->flags & FTRACE_OPS_FL_IPMODIFY))
@@ -300,13 +300,23 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 		return -ENOMEM;
 	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
 	rcu_assign_pointer(*slot, new);
-	if (hashes_in_use(ops->func_hash)) {
+	/*
+	 * The hashes of a sub-op (6.12's fgraph.c) make its manager's: those
+	 * are rebuilt, and published to the sites in the same update.
+	 */
+	managed = ftrace_subops_hash_changed(ops->func_hash);
+	if (managed < 0)
+		ret = managed;
+	else if (managed || hashes_in_use(ops->func_hash))
 		ret = ftrace_run_update(FTRACE_UPDATE_CALLS);
-		if (ret) {
-			rcu_assign_pointer(*slot, old);
+	if (ret) {
+		rcu_assign_pointer(*slot, old);
+		if (managed)
+			ftrace_subops_hash_changed(ops->func_hash);
+		/* Sites were written only if the update ran. */
+		if (managed >= 0)
 			ftrace_run_update(FTRACE_UPDATE_CALLS);
-			old = new;
-		}
+		old = new;
 	}
 	ftrace_hash_free_rcu(old);
 	return ret;

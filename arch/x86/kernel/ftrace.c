@@ -52,10 +52,11 @@
 
 #include <linux/ftrace_arch.h>
 
+
 #define SITE	FTRACE_X86_SITE_SIZE
 
 /*
- * Module text, or a trampoline (module_alloc()'ed): within the 2 GiB of
+ * Module text, or a trampoline (ftrace_x86_text_alloc()): within the 2 GiB of
  * the kernel's text that the patcher's entries can reach.  Inline, never
  * traced.
  */
@@ -439,7 +440,7 @@ int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 	caller_shape(ops_uses_regs(ops), &c);
 	slot = tramp_slot_at(&c);
 	size = tramp_size(&c);
-	t = module_alloc(size);
+	t = ftrace_x86_text_alloc(size);
 	if (!t)
 		return -ENOMEM;
 	/*
@@ -449,13 +450,13 @@ int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 	set_vm_flush_reset_perms(t);
 	if (tramp_fill(t, &c, slot, ops, func)) {
 		pr_warn("cannot build a trampoline for %ps\n", ops->func);
-		module_memfree(t);
+		ftrace_x86_text_free(t);
 		return -EINVAL;
 	}
 	pages = DIV_ROUND_UP(size, PAGE_SIZE);
 	if (set_memory_ro((unsigned long)t, pages) ||
 	    set_memory_x((unsigned long)t, pages)) {
-		module_memfree(t);
+		ftrace_x86_text_free(t);
 		return -ENOMEM;
 	}
 	ops->trampoline = (unsigned long)t;
@@ -492,7 +493,7 @@ int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)
 {
-	module_memfree((void *)ops->trampoline);
+	ftrace_x86_text_free((void *)ops->trampoline);
 }
 
 void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)

@@ -37,10 +37,39 @@
 #include <linux/objtool.h>
 #include <asm/ptrace.h>
 #include <asm/ftrace.h>
+#include <linux/ftrace_kbase.h>
+#ifdef FTRACE_KBASE_612
+#include <linux/export.h>
+#else
 #include <asm/export.h>
+#endif
 #include <asm/nospec-branch.h>
 #include <asm/segment.h>
 #include <asm/unwind_hints.h>
+
+/*
+ * What differs between the two kernels this builds into (6.1, 6.12):
+ * 6.12 names the hint for code with no unwind data UNWIND_HINT_UNDEFINED;
+ * 6.12 tracks call depth on CPUs that need it (retbleed=stuff), so code
+ * entered by a CALL that skipped the callee's accounting thunk counts it
+ * (CALL_DEPTH_ACCOUNT), and a RET that pairs with no counted CALL must not
+ * be counted either (ret_unpaired).
+ */
+#ifdef FTRACE_KBASE_612
+# define UNWIND_HINT_NONE	UNWIND_HINT_UNDEFINED
+.macro ret_unpaired
+	ALTERNATIVE __stringify(RET), \
+		    __stringify(ANNOTATE_UNRET_SAFE; ret; int3), \
+		    X86_FEATURE_CALL_DEPTH
+.endm
+#else
+# define UNWIND_HINT_NONE	UNWIND_HINT_EMPTY
+.macro CALL_DEPTH_ACCOUNT
+.endm
+.macro ret_unpaired
+	RET
+.endm
+#endif
 
 	.code64
 	.section .text, "ax"
@@ -142,27 +171,42 @@
  * return predictions stay paired (and IBT needs no ENDBR there).
  */
 SYM_CODE_START(return_to_handler)
-	UNWIND_HINT_EMPTY
+	UNWIND_HINT_NONE
 	ANNOTATE_NOENDBR
-	pushq	%rax
-	pushq	%rdx
+	/*
+	 * The exit's registers as a partial pt_regs (6.12's graph tracer
+	 * reads them as ftrace_regs: ax, dx, bp, sp), one slot more to keep
+	 * the stack's alignment.
+	 */
+	subq	$FRAME_SIZE+8, %rsp
+	movq	%rax, RAX(%rsp)
+	movq	%rdx, RDX(%rsp)
+	movq	%rbp, RBP(%rsp)
+	leaq	FRAME_SIZE+8(%rsp), %rdi
+	movq	%rdi, RSP(%rsp)
+#ifdef FTRACE_KBASE_612
+	movq	%rsp, %rdi
+#else
 	movq	%rbp, %rdi
+#endif
 	call	ftrace_return_to_handler
 	movq	%rax, %rdi
-	popq	%rdx
-	popq	%rax
+	movq	RDX(%rsp), %rdx
+	movq	RAX(%rsp), %rax
+	addq	$FRAME_SIZE+8, %rsp
 	ANNOTATE_INTRA_FUNCTION_CALL
 	call	.Lrth_ret
 	int3
 .Lrth_ret:
 	movq	%rdi, (%rsp)
-	RET
+	ret_unpaired
 SYM_CODE_END(return_to_handler)
 #endif
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 
 SYM_FUNC_START(ftrace_caller)
+	CALL_DEPTH_ACCOUNT
 	frame_enter 0
 	/* A partial frame: no cs. */
 	movq	$0, CS(%rsp)
@@ -170,6 +214,8 @@ SYM_INNER_LABEL(ftrace_caller_op_ptr, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	movq	function_trace_op(%rip), %rdx
 	movq	%rsp, %rcx
+	/* The callback is called past its accounting thunk. */
+	CALL_DEPTH_ACCOUNT
 SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	call	ftrace_stub
@@ -186,6 +232,7 @@ SYM_FUNC_END(ftrace_caller)
 SYM_FUNC_START(ftrace_regs_caller)
 	/* The flags first, before anything below changes them. */
 	pushfq
+	CALL_DEPTH_ACCOUNT
 	frame_enter 8
 SYM_INNER_LABEL(ftrace_regs_caller_op_ptr, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
@@ -196,6 +243,7 @@ SYM_INNER_LABEL(ftrace_regs_caller_op_ptr, SYM_L_GLOBAL)
 	movq	$__KERNEL_CS, CS(%rsp)
 	movq	$__KERNEL_DS, SS(%rsp)
 	movq	%rsp, %rcx
+	CALL_DEPTH_ACCOUNT
 SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
 	call	ftrace_stub
@@ -231,14 +279,27 @@ SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
 	frame_leave 8
 	popfq
 	UNWIND_HINT_FUNC
-	RET
+	/* Into the target: the site's CALL was counted, this is no return. */
+	ret_unpaired
 SYM_FUNC_END(ftrace_regs_caller)
 
 /* What the compiler calls; every site is a NOP before it can run. */
 SYM_FUNC_START(__fentry__)
+	CALL_DEPTH_ACCOUNT
 	RET
 SYM_FUNC_END(__fentry__)
 EXPORT_SYMBOL(__fentry__)
+
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+/*
+ * A direct-call target that does nothing (6.12's tracer self-test points
+ * a direct call at it): back into the traced function.
+ */
+SYM_FUNC_START(ftrace_stub_direct_tramp)
+	CALL_DEPTH_ACCOUNT
+	RET
+SYM_FUNC_END(ftrace_stub_direct_tramp)
+#endif
 
 /* Their frame records do not follow the frame-pointer conventions. */
 STACK_FRAME_NON_STANDARD_FP(ftrace_caller)
@@ -251,6 +312,7 @@ STACK_FRAME_NON_STANDARD_FP(ftrace_regs_caller)
  * the core's function (the list function) gets ip and parent.
  */
 SYM_FUNC_START(__fentry__)
+	CALL_DEPTH_ACCOUNT
 	cmpq	$ftrace_stub, ftrace_trace_function(%rip)
 	jne	.Lfentry_trace
 	RET
@@ -276,10 +338,12 @@ STACK_FRAME_NON_STANDARD_FP(__fentry__)
  */
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 SYM_TYPED_FUNC_START(ftrace_stub_graph)
+	CALL_DEPTH_ACCOUNT
 	RET
 SYM_FUNC_END(ftrace_stub_graph)
 #endif
 
 SYM_TYPED_FUNC_START(ftrace_stub)
+	CALL_DEPTH_ACCOUNT
 	RET
 SYM_FUNC_END(ftrace_stub)

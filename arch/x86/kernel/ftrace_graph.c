@@ -64,7 +64,7 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 {
 	unsigned long *ret_slot;
 
-	ret_slot = (unsigned long *)kernel_stack_pointer(&fregs->regs);
+	ret_slot = (unsigned long *)kernel_stack_pointer(ftrace_fregs_pt(fregs));
 	prepare_ftrace_return(ip, ret_slot, 0);
 }
 #endif

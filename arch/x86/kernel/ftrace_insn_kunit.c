@@ -196,7 +196,7 @@ static void emulate_as(struct kunit *test)
  * The batch patcher (text_poke_queue_decoded(), text_poke_finish()) maps
  * a batch's pages once, a slot each; a batch of module text takes them
  * page by page (the patcher's entries are within 2 GiB of the kernel's
- * text, so the buffer comes from module_alloc()).  Each site straddles a
+ * text, so the buffer comes from ftrace_x86_text_alloc()).  Each site straddles a
  * page boundary of its own, two pages that no other site shares: with a
  * full queue, every slot of the window is used.  Every byte around the
  * sites must stay as it was.  The buffer never runs.
@@ -251,7 +251,7 @@ static void batch_window(struct kunit *test)
 	s32 disp;
 	u8 op;
 
-	buf = module_alloc(WIN_PAGES * PAGE_SIZE);
+	buf = ftrace_x86_text_alloc(WIN_PAGES * PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memset(buf, FTRACE_X86_INT3, WIN_PAGES * PAGE_SIZE);
 	for (k = 0; k < WIN_SITES; k++)
@@ -284,7 +284,7 @@ static void batch_window(struct kunit *test)
 	text_poke_bp((void *)win_site(buf, 7), insn, SITE, NULL);
 	mutex_unlock(&text_mutex);
 	expect_bytes(test, (void *)win_site(buf, 7), insn);
-	module_memfree(buf);
+	ftrace_x86_text_free(buf);
 }
 #else
 static void batch_window(struct kunit *test)

@@ -8,6 +8,8 @@
 #ifndef _ASM_X86_FTRACE_H
 #define _ASM_X86_FTRACE_H
 
+#include <linux/ftrace_kbase.h>
+
 #ifdef CONFIG_FUNCTION_TRACER
 
 #ifndef CC_USING_FENTRY
@@ -51,24 +53,53 @@ static inline unsigned long ftrace_call_adjust(unsigned long addr)
 /*
  * What a callback gets: a pt_regs, full when its ops asked for registers,
  * otherwise with the argument registers, ax, orig_ax, ip, sp and bp only
- * and cs 0.
+ * and cs 0.  6.12 hides it behind struct ftrace_regs (<linux/ftrace_regs.h>
+ * wraps the same pt_regs); 6.1 lets users reach it as fregs->regs.
  */
+#ifdef FTRACE_KBASE_612
+# include <linux/ftrace_regs.h>
+# define ftrace_fregs_pt(fregs)	(&arch_ftrace_regs(fregs)->regs)
+#else
 struct ftrace_regs {
 	struct pt_regs regs;
 };
+# define ftrace_fregs_pt(fregs)	(&(fregs)->regs)
+#endif
 
 static __always_inline struct pt_regs *
 arch_ftrace_get_regs(struct ftrace_regs *fregs)
 {
-	return fregs->regs.cs ? &fregs->regs : NULL;
+	return ftrace_fregs_pt(fregs)->cs ? ftrace_fregs_pt(fregs) : NULL;
 }
 
 /* Where the traced function goes on (the caller returns to regs.ip). */
 static __always_inline void
-ftrace_instruction_pointer_set(struct ftrace_regs *fregs, unsigned long ip)
+ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs,
+				    unsigned long ip)
 {
-	fregs->regs.ip = ip;
+	ftrace_fregs_pt(fregs)->ip = ip;
 }
+/* 6.1's name for it. */
+#define ftrace_instruction_pointer_set ftrace_regs_set_instruction_pointer
+
+#ifdef FTRACE_KBASE_612
+/*
+ * A pt_regs made from a partial set (kprobes and perf ask for one): the
+ * saved registers are there, only cs and the fixed flag bit are not.
+ */
+# define arch_ftrace_partial_regs(regs) do {		\
+	(regs)->flags |= X86_EFLAGS_FIXED;		\
+	(regs)->cs = __KERNEL_CS;			\
+} while (0)
+
+/* What perf needs to unwind from the traced function's entry. */
+# define arch_ftrace_fill_perf_regs(fregs, _regs) do {		\
+	(_regs)->ip = ftrace_fregs_pt(fregs)->ip;		\
+	(_regs)->sp = ftrace_fregs_pt(fregs)->sp;		\
+	(_regs)->cs = __KERNEL_CS;				\
+	(_regs)->flags = 0;					\
+} while (0)
+#endif
 
 /* The graph tracer is an ops like any other (ftrace_graph.c). */
 void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
@@ -79,12 +110,20 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 /*
  * A direct call on a function that other ops trace as well: the callback
  * leaves the target in orig_ax, and ftrace_regs_caller leaves through it.
+ * 6.1 hands the callback's pt_regs, 6.12 its ftrace_regs.
  */
-static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
-						 unsigned long addr)
+static inline void __arch_ftrace_set_direct_caller(struct pt_regs *regs,
+						   unsigned long addr)
 {
 	regs->orig_ax = addr;
 }
+#ifdef FTRACE_KBASE_612
+# define arch_ftrace_set_direct_caller(fregs, addr)	\
+	__arch_ftrace_set_direct_caller(ftrace_fregs_pt(fregs), addr)
+#else
+# define arch_ftrace_set_direct_caller(regs, addr)	\
+	__arch_ftrace_set_direct_caller(regs, addr)
+#endif
 
 #ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
 /* 32-bit: the callers jump to ftrace_graph_caller themselves. */

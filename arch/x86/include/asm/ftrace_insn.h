@@ -16,7 +16,37 @@
 #include <linux/types.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>
+#include <linux/ftrace_kbase.h>
+#ifdef FTRACE_KBASE_612
+#include <linux/execmem.h>
+#include <linux/unaligned.h>
+#else
+#include <linux/moduleloader.h>
 #include <asm/unaligned.h>
+#endif
+
+/*
+ * Memory for trampolines (and the KUnit suite's fake text): executable
+ * and within reach of a rel32 CALL from any site.  module_alloc() on 6.1,
+ * the execmem allocator on 6.12.
+ */
+static inline void *ftrace_x86_text_alloc(unsigned long size)
+{
+#ifdef FTRACE_KBASE_612
+	return execmem_alloc(EXECMEM_FTRACE, size);
+#else
+	return module_alloc(size);
+#endif
+}
+
+static inline void ftrace_x86_text_free(void *p)
+{
+#ifdef FTRACE_KBASE_612
+	execmem_free(p);
+#else
+	module_memfree(p);
+#endif
+}
 
 #define FTRACE_X86_SITE_SIZE	5
 #define FTRACE_X86_CALL		0xe8
