@@ -489,6 +489,10 @@ def judge(args):
         # uname -m of the guest, and the arches core cases declare.
         machine = header[0].split()[3] if header and len(header[0].split()) > 3 else '?'
         core_arches = core_case_arches(args.core_cases) if args.core_cases else {}
+        core_bases = core_case_arches(args.core_cases, 'bases') if args.core_cases else {}
+        # The base the guest runs: "6.12" of "HARNESS: kernel 6.12.117 ...".
+        kver = header[0].split()[2] if header and len(header[0].split()) > 2 else '?'
+        kbase = '.'.join(kver.split('.')[:2])
         retried = dict(parse_ftracetest(lines, 'ftracetest-retry', docs)[0])
         jiffies_clock = any(TSC_UNSTABLE in ln for ln in lines)
         done = finished(lines)
@@ -504,6 +508,8 @@ def judge(args):
                     t.add('passed', what)
                 elif res == 'UNSUPPORTED' and machine not in core_arches.get(key, {machine}):
                     t.add('skipped', what, f'UNSUPPORTED; the case is for {", ".join(sorted(core_arches[key]))} only')
+                elif res == 'UNSUPPORTED' and kbase not in core_bases.get(key, {kbase}):
+                    t.add('skipped', what, f'UNSUPPORTED; the case is for Linux {", ".join(sorted(core_bases[key]))} only')
                 elif res == 'UNSUPPORTED' and key in (args.unsupported_ok or ()):
                     t.add('skipped', what, 'UNSUPPORTED; this build has nothing for it to test')
                 else:
@@ -549,10 +555,11 @@ def judge(args):
     return 0 if t.counts['failed'] == 0 else 1
 
 
-def core_case_arches(directory):
+def core_case_arches(directory, field='arches'):
     """{description: set of uname -m values} for the project's cases that
     name their machines ("# arches: x86_64 aarch64"); a case of another
-    machine may be UNSUPPORTED there."""
+    machine may be UNSUPPORTED there.  With field='bases', the bases a case
+    is for ("# bases: 6.12"): on another base it may be UNSUPPORTED."""
     out = {}
     for name in sorted(os.listdir(directory)):
         if not name.endswith('.tc'):
@@ -563,7 +570,7 @@ def core_case_arches(directory):
                 m = re.match(r'^#[ \t]*description:(.*)$', line)
                 if m:
                     desc = ' '.join(m.group(1).split())
-                m = re.match(r'^#[ \t]*arches:(.*)$', line)
+                m = re.match(r'^#[ \t]*' + field + r':(.*)$', line)
                 if m:
                     arches = set(m.group(1).split())
         if desc and arches:

@@ -659,6 +659,24 @@ class CoreCases(unittest.TestCase):
             rc, c, out = self.run_judge(self.log_with('UNSUPPORTED'), core_dir=d)
             self.assertEqual(rc, 1, out)
 
+    def test_unsupported_on_a_base_the_case_does_not_name(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = self.log_with('UNSUPPORTED')
+            self.assertIn('HARNESS: kernel 6.1.', log)
+            write(os.path.join(d, 'a.tc'),
+                  f'# description: {self.CASE}\n# bases: 6.12\n')
+            rc, c, out = self.run_judge(log, core_dir=d)
+            self.assertEqual(rc, 0, out)
+            self.assertIn('Linux 6.12 only', out)
+            write(os.path.join(d, 'a.tc'),
+                  f'# description: {self.CASE}\n# bases: 6.1\n')
+            rc, c, out = self.run_judge(log, core_dir=d)
+            self.assertEqual(rc, 1, out)
+            # "6.12" is not "6.1": the base is the first two numbers.
+            rc, c, out = self.run_judge(log.replace('kernel 6.1.', 'kernel 6.12.'),
+                                        core_dir=d)
+            self.assertEqual(rc, 0, out)
+
     def test_unsupported_ok_names_one_case(self):
         rc, c, out = self.run_judge(self.log_with('UNSUPPORTED'),
                                     extra=['--unsupported-ok', self.CASE])
