@@ -714,7 +714,7 @@ static void mark_weak_sites(struct rmc *r)
 			sym = r->syms[i];
 			if (sym.type != STT_FUNC || sym.shndx == SHN_UNDEF ||
 			    sym.shndx >= r->ef.shnum ||
-			    (sym.bind == STB_WEAK) != (pass == 1))
+			    (pass ? sym.bind != STB_WEAK : sym.bind == STB_WEAK))
 				continue;
 			k = first_site(r, sym.shndx, sym.value);
 			for (; k < r->nsites && r->sites[k].sec == sym.shndx &&

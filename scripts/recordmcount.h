@@ -141,9 +141,10 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen);
  * call site when its type is one of @call_relocs (any type when
  * @nr_call_relocs is 0); one of @addr_relocs (the routine's address in
  * an operand or a word: a comparison, not a call) is not a site either;
- * another type is an error, or, with @skip_other, quietly not a site.  @site_bias turns the offset of the relocated field
- * into the address the record holds: x86's "e8 rel32" has its field one
- * byte into the instruction.
+ * another type is an error, or, with @skip_other, quietly not a site.
+ * @site_bias turns the offset of the relocated field into the address the
+ * record holds: x86's "e8 rel32" has its field one byte into the
+ * instruction.
  */
 struct arch_desc {
 	u16 machine;

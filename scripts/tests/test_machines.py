@@ -28,6 +28,7 @@ KERNEL_ATTRS = ['-Dnoinline=__attribute__((__noinline__))',
                 '-D__cold=__attribute__((__cold__))',
                 '-D__hot=__attribute__((__hot__))',
                 '-D__section(s)=__attribute__((__section__(s)))',
+                '-D__alias(s)=__attribute__((__alias__(#s)))',
                 '-Dnotrace=__attribute__((__no_instrument_function__))']
 
 HERE = os.path.dirname(os.path.abspath(__file__))

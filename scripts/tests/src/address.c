@@ -4,7 +4,7 @@
  * whether a call goes to __fentry__): an absolute relocation against it
  * that is not a call site.
  */
-void __fentry__(void);
+#include "address.h"
 
 int is_fentry(void *dest)
 {

@@ -9,8 +9,8 @@ int __weak shared_default(int x)
 	return x * 3;
 }
 
-int alias_a(int x) __attribute__((weak, alias("shared_default")));
-int alias_b(int x) __attribute__((weak, alias("shared_default")));
+int __weak alias_a(int x) __alias(shared_default);
+int __weak alias_b(int x) __alias(shared_default);
 
 /* A strong name and a weak alias: live whatever overrides the alias. */
 int strong_named(int x)
@@ -18,4 +18,4 @@ int strong_named(int x)
 	return x * 5;
 }
 
-int weak_of_strong(int x) __attribute__((weak, alias("strong_named")));
+int __weak weak_of_strong(int x) __alias(strong_named);
