@@ -2,8 +2,9 @@
 # Everything generated goes under build/.  See README.md.
 ARCH ?= x86_64
 FLAVOR ?= ours
-# The kernel base: 6.1 (the default) or 6.12 (FLAVOR=upstream only so far:
-# the kernel, initramfs, run, shell and expectations targets take it).
+# The kernel base: 6.1 (the default) or 6.12 (FLAVOR=ours on x86_64 only
+# so far: the kernel, initramfs, run, shell, ftt and expectations targets
+# take it).
 # The scripts read it from the environment (harness/lib.sh).
 export BASE ?= 6.1
 export JOBS ?= 3

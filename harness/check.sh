@@ -44,8 +44,9 @@
 # at the end.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-# make check is ours against 6.1; the core is not ported to another base.
-[ "$BASE" = 6.1 ] || die "make check runs on BASE=6.1 only (ours does not build on Linux $BASE yet)"
+# make check is ours against 6.1; 6.12 (x86_64 so far) is run by hand:
+# make ftt BASE=6.12 and smoke.sh (docs/testing.md).
+[ "$BASE" = 6.1 ] || die "make check runs on BASE=6.1 only (the 6.12 port is x86_64 only and not in make check yet)"
 full=${1:-}
 # Kernel parameters of the boot-parameter check (core review, finding 9).
 bootcheck_append='ftrace=function ftrace_filter=vfs_read,no_such_fn_xyz ftrace_notrace=no_such_fn_abc,vfs_write'

@@ -79,16 +79,29 @@ struct ftrace_ops_hash;
  */
 #ifdef FTRACE_KBASE_612
 /* Sysctl handlers take a const table. */
-typedef const struct ctl_table ftrace_ctl_table;
+# define ftrace_ctl_const	const
 /* Graph callbacks are told which fgraph_ops they serve. */
-# define FTRACE_GRAPH_CB_OPS	, struct fgraph_ops *gops
+# define ftrace_graph_entry_cb(name) \
+	int name(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
+# define ftrace_graph_return_cb(name) \
+	void name(struct ftrace_graph_ret *trace, struct fgraph_ops *gops)
+
 /* fgraph.c tests each user's filter itself: nothing to tell it. */
 static inline void update_function_graph_func(void) { }
+
 /* An ops may manage sub-ops (ftrace_subops.c). */
 static inline void ftrace_ops_init_kbase(struct ftrace_ops *ops)
 {
+#ifdef CONFIG_DYNAMIC_FTRACE
 	INIT_LIST_HEAD(&ops->subop_list);
+#endif
 }
+
+/* The profiler follows set_ftrace_filter (6.1's traced every function). */
+# define ftrace_prof_global_kbase(ops)	ftrace_ops_set_global_filter(ops)
+# define ftrace_prof_graph_global_kbase(gops) \
+	ftrace_ops_set_global_filter(&(gops)->ops)
+
 /* ftrace_subops.c */
 int ftrace_subops_hash_changed(struct ftrace_ops_hash *hashes);
 int ftrace_subops_manage(struct ftrace_ops *mgr, bool add);
@@ -96,25 +109,34 @@ int ftrace_subops_build(struct ftrace_ops *mgr, struct ftrace_hash **filter,
 			struct ftrace_hash **notr);
 void ftrace_subops_swap(struct ftrace_ops *mgr, struct ftrace_hash **filter,
 			struct ftrace_hash **notr);
+
 /* fgraph.c re-aims its users when a PID filter changes. */
 static inline void ftrace_pids_changed_kbase(void)
 {
 	fgraph_update_pid_func();
 }
+
 /* The top-level trace array's function_graph user shares its hashes. */
 static __always_inline void ftrace_global_array_kbase(struct trace_array *tr)
 {
 	init_array_fgraph_ops(tr, tr->ops);
 }
 #else
-typedef struct ctl_table ftrace_ctl_table;
-# define FTRACE_GRAPH_CB_OPS
+# define ftrace_ctl_const
+# define ftrace_graph_entry_cb(name) int name(struct ftrace_graph_ent *trace)
+# define ftrace_graph_return_cb(name) void name(struct ftrace_graph_ret *trace)
+
 static inline void ftrace_ops_init_kbase(struct ftrace_ops *ops) { }
+
+# define ftrace_prof_global_kbase(ops)		do { } while (0)
+# define ftrace_prof_graph_global_kbase(gops)	do { } while (0)
+
 /* No sub-ops on 6.1. */
 static inline int ftrace_subops_hash_changed(struct ftrace_ops_hash *hashes)
 {
 	return 0;
 }
+
 static inline void ftrace_pids_changed_kbase(void) { }
 static inline void ftrace_global_array_kbase(struct trace_array *tr) { }
 #endif

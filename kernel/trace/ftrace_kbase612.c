@@ -136,8 +136,9 @@ int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 	ftrace_ops_init(subops);
 	if (WARN_ON_ONCE(subops->flags & FTRACE_OPS_FL_ENABLED))
 		return -EBUSY;
-	first = list_empty(&ops->subop_list);
-	if (first && (ops->flags & FTRACE_OPS_FL_ENABLED))
+	/* A manager left registered without users is rebuilt, not started. */
+	first = !(ops->flags & FTRACE_OPS_FL_ENABLED);
+	if (first && !list_empty(&ops->subop_list))
 		return -EBUSY;
 	list_add_tail(&subops->list, &ops->subop_list);
 	if (!first) {
@@ -173,8 +174,14 @@ int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
  *
  * Called with ftrace_lock held.
  *
- * Return: 0, -EINVAL if @subops is not a user of @ops, or the error of
- * the update (@subops then stays).
+ * fgraph.c cannot take a refusal (it frees the user next), so the user
+ * goes whatever happens to the update.  A manager whose hashes cannot be
+ * rebuilt keeps its old ones, which still cover every user left; one
+ * whose last user went but that cannot be unregistered (ftrace is dead)
+ * stays registered without users, and its next user finds it so.
+ *
+ * Return: 0, -EINVAL if @subops is not a user of @ops (nothing changes),
+ * or the error of the update (@subops is removed all the same).
  */
 int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			   int command)
@@ -187,25 +194,19 @@ int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			 subops->managed != ops))
 		return -EINVAL;
 	list_del_init(&subops->list);
-	if (list_empty(&ops->subop_list)) {
-		ret = ftrace_shutdown(ops, command);
-		if (!ret) {
-			ftrace_subops_manage(ops, false);
-			/* Unregistered: nothing reads them any more. */
-			ftrace_subops_swap(ops, &f, &nt);
-			ftrace_hash_free(f);
-			ftrace_hash_free(nt);
-		}
-	} else {
-		ret = subops_rebuild(ops, command);
-	}
-	if (ret) {
-		list_add_tail(&subops->list, &ops->subop_list);
-		return ret;
-	}
 	subops->flags &= ~(FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_SUBOP);
 	subops->managed = NULL;
-	return 0;
+	if (!list_empty(&ops->subop_list))
+		return subops_rebuild(ops, command);
+	ret = ftrace_shutdown(ops, command);
+	if (!ret) {
+		ftrace_subops_manage(ops, false);
+		/* Unregistered: nothing reads them any more. */
+		ftrace_subops_swap(ops, &f, &nt);
+		ftrace_hash_free(f);
+		ftrace_hash_free(nt);
+	}
+	return ret;
 }
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
@@ -222,10 +223,15 @@ int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
  */
 int register_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)
 {
-	int ret = ftrace_direct_ops_register(ops, addr);
+	int ret;
 
-	if (!ret)
-		WRITE_ONCE(ops->direct_call, addr);
+	if (ops->flags & FTRACE_OPS_FL_ENABLED)
+		return -EINVAL;
+	/* Set before any site calls it, as a back end may read it there. */
+	WRITE_ONCE(ops->direct_call, addr);
+	ret = ftrace_direct_ops_register(ops, addr);
+	if (ret)
+		WRITE_ONCE(ops->direct_call, 0);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_ftrace_direct);
@@ -234,17 +240,22 @@ EXPORT_SYMBOL_GPL(register_ftrace_direct);
  * unregister_ftrace_direct - stop the functions of @ops calling @addr
  * @ops: an ops registered with register_ftrace_direct()
  * @addr: its target (not checked)
- * @free_filters: also empty @ops' filter and notrace hashes
+ * @free_filters: also empty @ops' filter and notrace hashes, once it is
+ *	unregistered (whatever the unregistration returned)
  *
- * Return: as ftrace_direct_ops_unregister().
+ * Return: -EINVAL if @ops is not a registered direct ops (nothing is
+ * freed), else as ftrace_direct_ops_unregister().
  */
 int unregister_ftrace_direct(struct ftrace_ops *ops, unsigned long addr,
 			     bool free_filters)
 {
-	int ret = ftrace_direct_ops_unregister(ops);
+	int ret;
 
-	if (!ret)
-		ops->direct_call = 0;
+	if (!(ops->flags & FTRACE_OPS_FL_ENABLED) ||
+	    !(ops->flags & FTRACE_OPS_FL_DIRECT))
+		return -EINVAL;
+	ret = ftrace_direct_ops_unregister(ops);
+	ops->direct_call = 0;
 	if (free_filters)
 		ftrace_free_filter(ops);
 	return ret;
@@ -260,10 +271,14 @@ EXPORT_SYMBOL_GPL(unregister_ftrace_direct);
  */
 int modify_ftrace_direct_nolock(struct ftrace_ops *ops, unsigned long addr)
 {
-	int ret = ftrace_direct_ops_modify_nolock(ops, addr);
+	unsigned long old = ops->direct_call;
+	int ret;
 
-	if (!ret)
-		WRITE_ONCE(ops->direct_call, addr);
+	/* Set before the sites call it, as in register_ftrace_direct(). */
+	WRITE_ONCE(ops->direct_call, addr);
+	ret = ftrace_direct_ops_modify_nolock(ops, addr);
+	if (ret)
+		WRITE_ONCE(ops->direct_call, old);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct_nolock);
@@ -277,11 +292,8 @@ EXPORT_SYMBOL_GPL(modify_ftrace_direct_nolock);
  */
 int modify_ftrace_direct(struct ftrace_ops *ops, unsigned long addr)
 {
-	int ret = ftrace_direct_ops_modify(ops, addr);
-
-	if (!ret)
-		WRITE_ONCE(ops->direct_call, addr);
-	return ret;
+	guard(mutex)(&ftrace_direct_mutex);
+	return modify_ftrace_direct_nolock(ops, addr);
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct);
 #endif /* CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS */

@@ -391,6 +391,8 @@ void __init ftrace_init_global_array_ops(struct trace_array *tr)
 {
 	tr->ops = &global_ops;
 	tr->ops->private = tr;
+	/* Static and initialised already, but for a 6.12 sub-op list. */
+	ftrace_ops_init_kbase(&global_ops);
 	ftrace_init_trace_array(tr);
 	ftrace_global_array_kbase(tr);
 }

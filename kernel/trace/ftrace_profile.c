@@ -136,7 +136,7 @@ static void prof_add_time(unsigned long ip, unsigned long long t_ns)
 	local_irq_restore(flags);
 }
 
-static int prof_entry_cb(struct ftrace_graph_ent *trace FTRACE_GRAPH_CB_OPS)
+static ftrace_graph_entry_cb(prof_entry_cb)
 {
 	struct ftrace_ret_stack *rs;
 
@@ -151,7 +151,7 @@ static int prof_entry_cb(struct ftrace_graph_ent *trace FTRACE_GRAPH_CB_OPS)
  * With graph-time off, a function's time excludes its children: each
  * return adds its own time to the parent's subtime.
  */
-static void prof_return_cb(struct ftrace_graph_ret *trace FTRACE_GRAPH_CB_OPS)
+static ftrace_graph_return_cb(prof_return_cb)
 {
 	unsigned long long t = trace->rettime - trace->calltime;
 	struct ftrace_ret_stack *rs;
@@ -175,6 +175,7 @@ static struct fgraph_ops prof_graph_ops = {
 /* With the graph tracer, the profiler also times each call. */
 static int prof_register(void)
 {
+	ftrace_prof_graph_global_kbase(&prof_graph_ops);
 	return register_ftrace_graph(&prof_graph_ops);
 }
 
@@ -196,6 +197,7 @@ static struct ftrace_ops prof_ops = {
 
 static int prof_register(void)
 {
+	ftrace_prof_global_kbase(&prof_ops);
 	return register_ftrace_function(&prof_ops);
 }
 

@@ -483,8 +483,9 @@ static bool permanent_ops_registered(void)
  * (2 reads back 2, as in 6.1); only whether it is 0 matters.  Reading
  * or writing it once ftrace is dead fails with -ENODEV, as in 6.1.
  */
-static int ftrace_enabled_sysctl(ftrace_ctl_table *table, int write,
-				 void *buffer, size_t *lenp, loff_t *ppos)
+static int ftrace_enabled_sysctl(ftrace_ctl_const struct ctl_table *table,
+				 int write, void *buffer, size_t *lenp,
+				 loff_t *ppos)
 {
 	int want, was, ret;
 	struct ctl_table t = *table;

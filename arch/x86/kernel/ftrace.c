@@ -47,11 +47,11 @@
 
 #include <asm/ftrace.h>
 #include <asm/ftrace_insn.h>
+#include <asm/insn.h>
 #include <asm/set_memory.h>
 #include <asm/text-patching.h>
 
 #include <linux/ftrace_arch.h>
-
 
 #define SITE	FTRACE_X86_SITE_SIZE
 
@@ -381,6 +381,35 @@ static bool ops_uses_regs(struct ftrace_ops *ops)
 }
 
 /*
+ * The copy runs at another address: every operand addressed relative to
+ * %rip must still reach what the caller's reaches.  The ops load is one
+ * (tramp_fill() points it at the slot next); 6.12's call-depth accounting,
+ * once alternatives put it in, reaches its per-CPU counter that way too.
+ */
+static int tramp_rip_fixup(u8 *t, const struct caller_shape *c)
+{
+	long delta = (long)c->start - (long)t;
+	unsigned int off = 0;
+	struct insn insn;
+	s64 disp;
+	u8 *d;
+
+	while (off < c->size) {
+		if (insn_decode(&insn, t + off, c->size - off, INSN_MODE_64) < 0)
+			return -EINVAL;
+		if (insn_rip_relative(&insn)) {
+			d = t + off + insn_offset_displacement(&insn);
+			disp = (s32)get_unaligned_le32(d) + delta;
+			if (disp != (s32)disp)
+				return -ERANGE;
+			put_unaligned_le32((u32)disp, d);
+		}
+		off += insn.length;
+	}
+	return 0;
+}
+
+/*
  * Build @ops' trampoline in @t: the caller's code, a return, then (at
  * @slot, pointer-aligned) the address of @ops, which the copied ops load
  * reads instead of function_trace_op; its CALL goes to @dest.
@@ -393,6 +422,9 @@ static int tramp_fill(u8 *t, const struct caller_shape *c, unsigned int slot,
 
 	memset(t, FTRACE_X86_INT3, slot);
 	memcpy(t, (void *)c->start, c->size);
+	ret = tramp_rip_fixup(t, c);
+	if (ret)
+		return ret;
 	if (cpu_wants_rethunk_at(t + c->size)) {
 		ret = ftrace_x86_encode_rel(t + c->size, FTRACE_X86_JMP,
 					    at + c->size,

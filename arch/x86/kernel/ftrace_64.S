@@ -49,7 +49,8 @@
 
 /*
  * What differs between the two kernels this builds into (6.1, 6.12):
- * 6.12 names the hint for code with no unwind data UNWIND_HINT_UNDEFINED;
+ * 6.12 names the hint for code with no unwind data UNWIND_HINT_UNDEFINED,
+ * and describes the graph return hook's frame (UNWIND_HINT_RTH);
  * 6.12 tracks call depth on CPUs that need it (retbleed=stuff), so code
  * entered by a CALL that skipped the callee's accounting thunk counts it
  * (CALL_DEPTH_ACCOUNT), and a RET that pairs with no counted CALL must not
@@ -57,6 +58,7 @@
  */
 #ifdef FTRACE_KBASE_612
 # define UNWIND_HINT_NONE	UNWIND_HINT_UNDEFINED
+# define UNWIND_HINT_RTH	UNWIND_HINT_FUNC
 .macro ret_unpaired
 	ALTERNATIVE __stringify(RET), \
 		    __stringify(ANNOTATE_UNRET_SAFE; ret; int3), \
@@ -64,6 +66,7 @@
 .endm
 #else
 # define UNWIND_HINT_NONE	UNWIND_HINT_EMPTY
+# define UNWIND_HINT_RTH
 .macro CALL_DEPTH_ACCOUNT
 .endm
 .macro ret_unpaired
@@ -174,11 +177,17 @@ SYM_CODE_START(return_to_handler)
 	UNWIND_HINT_NONE
 	ANNOTATE_NOENDBR
 	/*
-	 * The exit's registers as a partial pt_regs (6.12's graph tracer
-	 * reads them as ftrace_regs: ax, dx, bp, sp), one slot more to keep
-	 * the stack's alignment.
+	 * The slot the traced function's return just left still holds our
+	 * address: an unwinder sees a frame of ours there, and the graph
+	 * tracer gives it the real return address (6.12's ORC says so).
 	 */
-	subq	$FRAME_SIZE+8, %rsp
+	subq	$8, %rsp
+	UNWIND_HINT_RTH
+	/*
+	 * The exit's registers as a partial pt_regs (6.12's graph tracer
+	 * reads them as ftrace_regs: ax, dx, bp, sp).
+	 */
+	subq	$FRAME_SIZE, %rsp
 	movq	%rax, RAX(%rsp)
 	movq	%rdx, RDX(%rsp)
 	movq	%rbp, RBP(%rsp)
@@ -279,7 +288,17 @@ SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
 	frame_leave 8
 	popfq
 	UNWIND_HINT_FUNC
-	/* Into the target: the site's CALL was counted, this is no return. */
+	/*
+	 * Into the target.  A CALL of our own first, consumed at once, so
+	 * that the RET below pops its return-stack entry and the site's own
+	 * stays for the target's return; and the RET is not counted, as the
+	 * site's CALL was (call-depth tracking).
+	 */
+	ANNOTATE_INTRA_FUNCTION_CALL
+	call	.Lregs_rebalance
+	int3
+.Lregs_rebalance:
+	addq	$8, %rsp
 	ret_unpaired
 SYM_FUNC_END(ftrace_regs_caller)
 

@@ -63,6 +63,7 @@ static inline unsigned long ftrace_call_adjust(unsigned long addr)
 struct ftrace_regs {
 	struct pt_regs regs;
 };
+
 # define ftrace_fregs_pt(fregs)	(&(fregs)->regs)
 #endif
 
@@ -79,6 +80,7 @@ ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs,
 {
 	ftrace_fregs_pt(fregs)->ip = ip;
 }
+
 /* 6.1's name for it. */
 #define ftrace_instruction_pointer_set ftrace_regs_set_instruction_pointer
 
@@ -87,18 +89,25 @@ ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs,
  * A pt_regs made from a partial set (kprobes and perf ask for one): the
  * saved registers are there, only cs and the fixed flag bit are not.
  */
-# define arch_ftrace_partial_regs(regs) do {		\
-	(regs)->flags |= X86_EFLAGS_FIXED;		\
-	(regs)->cs = __KERNEL_CS;			\
-} while (0)
+static __always_inline void arch_ftrace_partial_regs(struct pt_regs *regs)
+{
+	regs->flags |= X86_EFLAGS_FIXED;
+	regs->cs = __KERNEL_CS;
+}
+
+#define arch_ftrace_partial_regs arch_ftrace_partial_regs
 
 /* What perf needs to unwind from the traced function's entry. */
-# define arch_ftrace_fill_perf_regs(fregs, _regs) do {		\
-	(_regs)->ip = ftrace_fregs_pt(fregs)->ip;		\
-	(_regs)->sp = ftrace_fregs_pt(fregs)->sp;		\
-	(_regs)->cs = __KERNEL_CS;				\
-	(_regs)->flags = 0;					\
-} while (0)
+static __always_inline void
+arch_ftrace_fill_perf_regs(struct ftrace_regs *fregs, struct pt_regs *regs)
+{
+	regs->ip = ftrace_fregs_pt(fregs)->ip;
+	regs->sp = ftrace_fregs_pt(fregs)->sp;
+	regs->cs = __KERNEL_CS;
+	regs->flags = 0;
+}
+
+#define arch_ftrace_fill_perf_regs arch_ftrace_fill_perf_regs
 #endif
 
 /* The graph tracer is an ops like any other (ftrace_graph.c). */
@@ -117,6 +126,7 @@ static inline void __arch_ftrace_set_direct_caller(struct pt_regs *regs,
 {
 	regs->orig_ax = addr;
 }
+
 #ifdef FTRACE_KBASE_612
 # define arch_ftrace_set_direct_caller(fregs, addr)	\
 	__arch_ftrace_set_direct_caller(ftrace_fregs_pt(fregs), addr)
