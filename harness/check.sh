@@ -295,16 +295,16 @@ arch_stream() {
 }
 
 # make check-full only: arm64 built with clang 16 as Android builds it
-# (VARIANT=clang: kCFI, shadow call stacks, kernel BTI, pointer
+# (VARIANT=clang: ThinLTO, kCFI, shadow call stacks, kernel BTI, pointer
 # authentication), KUnit and every upstream case, then the core's cases,
 # judged against stock 6.1 built the same way (expectations/arm64-clang.txt
 # and functions.arm64-clang.txt: VARIANT=clang make expectations
-# ARCH=arm64; clang inlines other functions than gcc).  The alias case has
-# no input there: clang's arm64 image has no C function with a second name
-# at its address.
+# ARCH=arm64; clang inlines other functions than gcc).  The alias case may
+# have no input there: without LTO, clang's arm64 image has no C function
+# with a second name at its address (with ThinLTO it runs and passes).
 arm64_variants() {
 	local name="arm64-$flavor-clang"
-	echo "== $name: clang 16, kCFI, shadow call stacks, BTI, KUnit and ftracetest"
+	echo "== $name: clang 16, ThinLTO, kCFI, shadow call stacks, BTI, KUnit and ftracetest"
 	kernel_ready "$name" clang || return
 	guest_run "$name" 2 ftracetest upstream VARIANT=clang KUNIT=1 APPEND=ftt_bench=0 \
 		TIMEOUT="${TIMEOUT:-${ftt_timeout[arm64]}}" -- \

@@ -4,7 +4,8 @@
 The order of the layers is the file table at the top of
 kernel/trace/ftrace_core.h, top layer first: the check and the
 documentation cannot disagree.  For each built kernel given, every
-kernel/trace/ftrace_*.o is read with nm: a file that refers to a symbol
+kernel/trace/ftrace_*.o is read with nm (llvm-nm for the bitcode of an
+LTO build): a file that refers to a symbol
 (function or data) defined in a file of a higher layer fails, and so does
 a core object the table does not name.  Objects a config does not build
 are simply absent.  With no cycle possible once every edge points down,
@@ -42,9 +43,23 @@ def layer_order(header=HEADER):
     return names
 
 
+# LLVM bitcode, raw or in its wrapper: the objects of an LTO build.
+BITCODE = (b"BC\xc0\xde", b"\xde\xc0\x17\x0b")
+LLVM_NM = "/usr/lib/llvm-16/bin/llvm-nm"
+
+
+def nm_for(obj):
+    """GNU nm, or for bitcode (VARIANT=clang builds with ThinLTO) LLVM's:
+    Debian's GNU nm cannot read clang 16's bitcode and lists nothing."""
+    with open(obj, "rb") as f:
+        if f.read(4) not in BITCODE:
+            return "nm"
+    return LLVM_NM if os.path.exists(LLVM_NM) else "llvm-nm"
+
+
 def symbols(obj):
     """(defined global names, undefined names) of one object."""
-    out = subprocess.run(["nm", obj], capture_output=True, text=True,
+    out = subprocess.run([nm_for(obj), obj], capture_output=True, text=True,
                          check=True).stdout
     defined, undefined = set(), set()
     for line in out.splitlines():

@@ -193,6 +193,17 @@ void elf_symbol(const struct elf_file *ef, const struct elf_sec *symtab,
 	out->bind = info >> 4;
 	out->type = info & 0xf;
 	out->shndx = load(ef, p, l->st_shndx);
+	/*
+	 * Extended numbering: a symbol of a section at or above
+	 * SHN_LORESERVE holds SHN_XINDEX, and its index is entry @idx of
+	 * SHT_SYMTAB_SHNDX.  The other reserved values name no section.
+	 */
+	if (out->shndx == SHN_XINDEX)
+		out->shndx = idx < ef->xndx_n ?
+			     elf_get(ef, ef->xndx_off + 4 * idx, (struct elf_field){ 0, 4 }) :
+			     SHN_NO_SECTION;
+	else if (out->shndx >= SHN_LORESERVE)
+		out->shndx = SHN_NO_SECTION;
 	out->value = load(ef, p, l->st_value);
 	out->size = load(ef, p, l->st_size);
 }
@@ -337,8 +348,11 @@ const char *elf_string(const struct elf_file *ef, const struct elf_sec *strtab,
 	return s;
 }
 
-/* Check that every section's contents lie inside the file. */
-static int check_sections(const struct elf_file *ef, char *err, size_t errlen)
+/*
+ * Check that every section's contents lie inside the file, and find the
+ * one SHT_SYMTAB_SHNDX, if any.
+ */
+static int check_sections(struct elf_file *ef, char *err, size_t errlen)
 {
 	struct elf_sec s;
 	unsigned int i;
@@ -353,7 +367,49 @@ static int check_sections(const struct elf_file *ef, char *err, size_t errlen)
 				 i);
 			return -1;
 		}
+		if (s.type != SHT_SYMTAB_SHNDX)
+			continue;
+		if (ef->xndx_idx) {
+			snprintf(err, errlen, "more than one SHT_SYMTAB_SHNDX section");
+			return -1;
+		}
+		if (s.size % 4) {
+			snprintf(err, errlen, "SHT_SYMTAB_SHNDX of %llu bytes",
+				 (unsigned long long)s.size);
+			return -1;
+		}
+		ef->xndx_idx = i;
+		ef->xndx_off = s.offset;
+		ef->xndx_n = s.size / 4;
 	}
+	return 0;
+}
+
+/*
+ * Extended section numbering: with SHN_LORESERVE sections or more, e_shnum
+ * is 0 and section 0's sh_size holds the count; an e_shstrndx of
+ * SHN_XINDEX means the index is in section 0's sh_link.
+ */
+static int extended_numbering(struct elf_file *ef, char *err, size_t errlen)
+{
+	struct elf_sec s0;
+
+	if (ef->shnum && ef->shstrndx != SHN_XINDEX)
+		return 0;
+	if (!ef->shoff || !in_range(ef->shoff, ef->lay->shdr_size, ef->size))
+		return 0;	/* no section table: the caller says so */
+	decode_section(ef, 0, &s0);
+	if (!ef->shnum) {
+		if (s0.size > 0xffffffffu) {
+			snprintf(err, errlen, "a section count of %llu",
+				 (unsigned long long)s0.size);
+			return -1;
+		}
+		ef->shnum = s0.size;
+		ef->extended = true;
+	}
+	if (ef->shstrndx == SHN_XINDEX)
+		ef->shstrndx = s0.link;
 	return 0;
 }
 
@@ -376,6 +432,13 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
 	u64 etype, shentsize;
 	unsigned int i;
 
+	/* LLVM bitcode: raw ("BC" 0xc0de) or in its wrapper (0x0b17c0de). */
+	if (ef->size >= 4 && (!memcmp(id, "BC\xc0\xde", 4) ||
+			      !memcmp(id, "\xde\xc0\x17\x0b", 4))) {
+		snprintf(err, errlen,
+			 "LLVM bitcode, not an ELF file (with LTO, sites are recorded once the object is linked)");
+		return -1;
+	}
 	if (ef->size < EI_NIDENT || memcmp(id, ELFMAG, SELFMAG)) {
 		snprintf(err, errlen, "not an ELF file");
 		return -1;
@@ -408,9 +471,10 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen)
 	shentsize = elf_get(ef, 0, ef->lay->e_shentsize);
 	ef->shnum = elf_get(ef, 0, ef->lay->e_shnum);
 	ef->shstrndx = elf_get(ef, 0, ef->lay->e_shstrndx);
+	if (extended_numbering(ef, err, errlen))
+		return -1;
 	if (ef->shnum == 0 || ef->shstrndx >= ef->shnum) {
-		snprintf(err, errlen,
-			 "no section table, or extended section numbering (unsupported)");
+		snprintf(err, errlen, "no section table, or no section name table");
 		return -1;
 	}
 	if (shentsize != ef->lay->shdr_size ||

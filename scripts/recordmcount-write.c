@@ -114,6 +114,10 @@ static int emit_symtab(struct rmc *r, struct out *o)
 
 		if (!a->added)
 			continue;
+		/* Such an index needs SHN_XINDEX and SHT_SYMTAB_SHNDX. */
+		if (a->sec >= SHN_LORESERVE)
+			return rmc_fail(r, "cannot add a symbol for section %u: index too large",
+					a->sec);
 		e = o->b.p + at + a->sym * l->sym_size;
 		elf_put(&r->ef, e + l->st_info.off, 1, STT_SECTION);
 		elf_put(&r->ef, e + l->st_shndx.off, 2, a->sec);
@@ -349,13 +353,17 @@ static int emit_headers(struct rmc *r, struct out *o)
 			/* An entry table, now in __mcount_loc: drop it at link. */
 			if (r->dead && r->dead[i])
 				s.name = o->name[NAME_DEAD];
+			/* Extended numbering: the count moves to section 0. */
+			if (i == 0)
+				s.size = n >= SHN_LORESERVE ? n : 0;
 		} else {
 			s = o->added[i - r->ef.shnum];
 		}
 		put_shdr(r, o->b.p + at + (size_t)i * l->shdr_size, &s);
 	}
 	elf_put(&r->ef, o->ehdr + l->e_shoff.off, l->e_shoff.width, o->b.base + at);
-	elf_put(&r->ef, o->ehdr + l->e_shnum.off, l->e_shnum.width, n);
+	elf_put(&r->ef, o->ehdr + l->e_shnum.off, l->e_shnum.width,
+		n >= SHN_LORESERVE ? 0 : n);
 	return 0;
 }
 
@@ -452,10 +460,6 @@ int build_output(struct rmc *r, struct out *o)
 				break;
 		if (i == ngroups)
 			groups[ngroups++] = r->anchors[k].group;
-	}
-	if (r->ef.shnum + 2 * ngroups + 2 >= SHN_LORESERVE) {
-		rmc_fail(r, "too many sections for a section table without extended numbering");
-		goto out;
 	}
 	if (emit_renumbering(r, o) || emit_shstrtab(r, o))
 		goto out;

@@ -243,15 +243,30 @@ const char *rmc_sec_name(struct rmc *r, unsigned int idx)
 	return n ? n : "?";
 }
 
-/* Does the object already carry a __mcount_loc section? */
+static bool entry_table(struct rmc *r, unsigned int idx);
+
+/*
+ * Is the object recorded already?  It is when it carries __mcount_loc,
+ * unless it also has an entry table the tool has not consumed (a consumed
+ * one is renamed).  That happens when objects are linked before the tool
+ * runs, as with LTO, and one of them brought records of its own (assembly
+ * that writes __mcount_loc itself): the entry tables' sites then go into
+ * a second __mcount_loc, which the linker merges with the first.
+ */
 static bool already_recorded(struct rmc *r)
 {
+	bool loc = false, table = false;
+	struct elf_sec s;
 	unsigned int i;
 
-	for (i = 1; i < r->ef.shnum; i++)
+	for (i = 1; i < r->ef.shnum; i++) {
+		elf_section(&r->ef, i, &s);
 		if (!strcmp(rmc_sec_name(r, i), "__mcount_loc"))
-			return true;
-	return false;
+			loc = true;
+		else if (s.size && entry_table(r, i))
+			table = true;
+	}
+	return loc && !table;
 }
 
 /* Find the one symbol table and its string table, and check both. */
@@ -279,6 +294,9 @@ static int find_symtab(struct rmc *r)
 			    (unsigned long long)s.entsize);
 	r->nsyms = s.size / l->sym_size;
 	r->first_global = s.info;
+	if (r->ef.xndx_idx &&
+	    r->ef.secs[r->ef.xndx_idx].link != r->symtab_idx)
+		return rmc_fail(r, "SHT_SYMTAB_SHNDX belongs to no symbol table");
 	if (r->nsyms == 0 || r->first_global > r->nsyms)
 		return rmc_fail(r, "symbol table is empty or its local count is wrong");
 	if (s.link == 0 || s.link >= r->ef.shnum)

@@ -66,11 +66,17 @@ struct elf_sec {
 	u64 flags, addr, offset, size, addralign, entsize;
 };
 
-/* A symbol, decoded into host form. */
+/*
+ * A symbol, decoded into host form.  @shndx is a section index, SHN_UNDEF,
+ * or SHN_NO_SECTION for SHN_ABS, SHN_COMMON and the other reserved values:
+ * an index taken from SHT_SYMTAB_SHNDX may be above SHN_LORESERVE, so the
+ * reserved values cannot keep their meaning here.
+ */
+#define SHN_NO_SECTION	0xffffffffu
 struct elf_sym {
 	u32 name;
 	u8 bind, type;
-	u16 shndx;
+	u32 shndx;
 	u64 value, size;
 };
 
@@ -92,7 +98,11 @@ struct elf_file {
 	u16 machine;
 	u64 shoff;
 	unsigned int shnum, shstrndx;
+	bool extended;			/* e_shnum is 0: the count is in section 0 */
 	struct elf_sec *secs;		/* the section headers, decoded */
+	/* SHT_SYMTAB_SHNDX: section, and where its entries are (0: none). */
+	unsigned int xndx_idx;
+	u64 xndx_off, xndx_n;
 };
 
 u64 elf_get(const struct elf_file *ef, u64 base, struct elf_field f);

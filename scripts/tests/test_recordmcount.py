@@ -460,6 +460,204 @@ class PatchableEntryTests(unittest.TestCase):
         self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
 
 
+LLVM = '/usr/lib/llvm-16/bin/'
+
+
+class LtoTests(unittest.TestCase):
+    """arm64 built with clang's ThinLTO, as VARIANT=clang builds it: the
+    objects are bitcode, which the tool refuses, and kbuild runs it on
+    what ld.lld -r made of them (vmlinux.o, a module).  That output has a
+    section per function, each with its own entry table, and past 65,280
+    sections it uses extended section numbering."""
+
+    CC = [LLVM + 'clang', '--target=aarch64-linux-gnu', '-O2',
+          '-fpatchable-function-entry=2', '-mbranch-protection=bti']
+    NOP, MOV = PatchableEntryTests.NOP, PatchableEntryTests.MOV
+
+    def setUp(self):
+        if not os.path.exists(LLVM + 'clang'):
+            self.skipTest('no clang 16 (make setup installs it)')
+        self.a = Arch('arm64')
+        self.a.cc = self.CC
+
+    def lto_link(self, out, *srcs, flags=()):
+        """Compile @srcs to ThinLTO bitcode and link them with ld.lld -r,
+        as scripts/Makefile.vmlinux_o does; the result is @out, with an
+        untouched copy as @out.orig."""
+        bcs = []
+        for src in srcs:
+            bc = os.path.join(self.a.dir, os.path.splitext(src)[0] + '.bc')
+            must(self.CC + KERNEL_ATTRS + list(flags) +
+                 ['-flto=thin', '-fsplit-lto-unit', '-c',
+                  os.path.join(SRC, src), '-o', bc])
+            bcs.append(bc)
+        out = os.path.join(self.a.dir, out)
+        must([LLVM + 'ld.lld', '-r', '-o', out] + bcs)
+        shutil.copy(out, out + '.orig')
+        return out, bcs
+
+    def functions(self, exe):
+        """Sorted (address, name) of the executable's function symbols."""
+        out = must([LLVM + 'llvm-nm', '--defined-only', exe])
+        return sorted((int(f[0], 16), f[2]) for f in
+                      (ln.split() for ln in out.splitlines())
+                      if len(f) == 3 and f[1] in 'tTwW')
+
+    def check_records(self, exe, orig_exe, want):
+        """Every record is the second word of an entry the compiler listed
+        (the table of @orig_exe, linked from the objects as compiled),
+        now "mov x9, x30; nop", in the functions @want."""
+        a = self.a
+        recs = a.records(exe)
+        entries = a.addresses(orig_exe, '__patchable_function_entries')
+        words = PatchableEntryTests.words(self, exe)
+        funcs = self.functions(exe)
+        names = []
+        for r in recs:
+            self.assertEqual(words.get(r - 4), self.MOV, 'head of %#x' % r)
+            self.assertEqual(words.get(r), self.NOP, 'site %#x' % r)
+            names.append([n for addr, n in funcs if addr <= r][-1])
+        self.assertEqual(sorted(names), sorted(want))
+        self.assertEqual(len(recs), len(set(recs)), 'duplicate records')
+        self.assertLessEqual({r - 4 for r in recs}, set(entries))
+        return recs
+
+    def test_bitcode_refused(self):
+        """A bitcode object is refused, with the reason, and left alone."""
+        _, bcs = self.lto_link('refused.o', 'entries.c')
+        before = read(bcs[0])
+        p = rmc(bcs[0])
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(read(bcs[0]), before)
+        self.assertIn('LLVM bitcode', p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+
+    def test_linked_object(self):
+        """The LTO link's output: a record per traced function, BTI before
+        each entry, untraced .exit.text left alone; the weak function
+        still weak, so its copy overridden at the final link is dropped
+        by --linked."""
+        a = self.a
+        o, _ = self.lto_link('lto.o', 'entries.c')
+        p = rmc(o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        secs = a.sections(o)
+        self.assertNotRegex(secs, r'\]\s+__patchable_function_entries\s')
+        self.assertRegex(secs, r'\]\s+\.mcount_weak\s')
+        once = read(o)
+        self.assertEqual(rmc(o).returncode, 0)
+        self.assertEqual(read(o), once, 'a second run changed the object')
+        traced = PatchableEntryTests.TRACED
+        self.check_records(a.link(o), a.link(o + '.orig'), traced)
+        # The weak copy overridden by a strong one at the final link.
+        ovr = a.compile('override.c', out='lto-override.o')
+        self.assertEqual(rmc(ovr).returncode, 0)
+        exe = a.link(o, ovr)
+        p = rmc('--linked', exe)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = a.records(exe)
+        self.assertEqual(recs.count(0), 1)
+        funcs = self.functions(exe)
+        self.assertEqual(sorted([n for addr, n in funcs if addr <= r][-1]
+                                for r in recs if r), sorted(traced))
+
+    def test_partly_recorded_completed(self):
+        """Linked after one part already had __mcount_loc (a module's
+        assembly that records its own sites, beside bitcode): the other
+        part's entry table still becomes records, in a second
+        __mcount_loc that the linker merges with the first."""
+        a = self.a
+        part = a.compile('entries.c', out='part1.o')
+        self.assertEqual(rmc(part).returncode, 0)
+        other = a.compile('override.c', out='part2.o')
+        both = os.path.join(a.dir, 'parts.o')
+        must([LLVM + 'ld.lld', '-r', '-o', both, part, other])
+        p = rmc(both)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotRegex(a.sections(both),
+                            r'\]\s+__patchable_function_entries\s')
+        once = read(both)
+        self.assertEqual(rmc(both).returncode, 0)
+        self.assertEqual(read(both), once, 'a second run changed the object')
+        exe = a.link(both)
+        self.assertEqual(rmc('--linked', exe).returncode, 0)
+        recs = [r for r in a.records(exe) if r]
+        funcs = self.functions(exe)
+        # entries.c's weak_default is overridden by override.c's.
+        self.assertEqual(sorted([n for addr, n in funcs if addr <= r][-1]
+                                for r in recs),
+                         sorted(PatchableEntryTests.TRACED))
+        self.assertEqual(len(recs), len(set(recs)))
+
+    def many_functions(self, n):
+        """An object with a section per function and @n functions, so more
+        sections than an ELF header can count (extended numbering)."""
+        src = os.path.join(self.a.dir, 'many.c')
+        with open(src, 'w') as f:
+            f.write('int counter;\n')
+            for i in range(n):
+                f.write('int f%d(int x) { return x + %d; }\n' % (i, i))
+        o = os.path.join(self.a.dir, 'many.o')
+        must(self.CC + ['-ffunction-sections', '-c', src, '-o', o])
+        shutil.copy(o, o + '.orig')
+        return o
+
+    def shnum(self, path):
+        """e_shnum and the section count readelf finds."""
+        out = must([self.a.readelf, '-hW', path])
+        m = re.search(r'Number of section headers:\s+(\d+)(?: \((\d+)\))?', out)
+        return int(m.group(1)), int(m.group(2) or m.group(1))
+
+    def test_extended_section_numbering(self):
+        """More than 65,280 sections: e_shnum is 0, the count and the name
+        table's index are in section 0, symbols of high sections go
+        through SHT_SYMTAB_SHNDX.  Every function gets its record."""
+        a, n = self.a, 22000
+        o = self.many_functions(n)
+        e_shnum, count = self.shnum(o)
+        self.assertEqual(e_shnum, 0)
+        self.assertGreater(count, 65280)
+        p = rmc(o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.shnum(o), (0, count + 2))
+        self.check_records(a.link(o), a.link(o + '.orig'),
+                           ['f%d' % i for i in range(n)])
+
+    def test_extended_numbering_bad(self):
+        """A broken section 0 of an extended table: a clean failure."""
+        o = self.many_functions(22000)
+        orig = read(o)
+        shoff = int.from_bytes(orig[40:48], 'little')
+        count = int.from_bytes(orig[shoff + 32:shoff + 40], 'little')
+        code = next(i for i in range(1, count)      # not SHT_STRTAB
+                    if orig[shoff + 64 * i + 4] != 3)
+        for field, value, words in (
+                (32, 0, 'no section table'),                 # sh_size
+                (32, count * 1000, 'outside the file'),
+                (40, count + 5, 'no section name table'),    # sh_link
+                (40, code, 'not a string table')):
+            data = bytearray(orig)
+            width = 8 if field == 32 else 4
+            data[shoff + field:shoff + field + width] = \
+                value.to_bytes(width, 'little')
+            if field == 40:     # the name table's index in section 0
+                data[62:64] = (0xffff).to_bytes(2, 'little')
+            with open(o, 'wb') as f:
+                f.write(data)
+            p = rmc(o)
+            self.assertNotEqual(p.returncode, 0, words)
+            self.assertIn(words, p.stderr)
+            self.assertEqual(read(o), bytes(data))
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+
+    def test_fuzz_linked_object(self):
+        """Truncations and bit flips of an LTO link's output."""
+        o, _ = self.lto_link('fuzz-lto.o', 'entries.c')
+        cases = int(os.environ.get('FUZZ_CASES', '1500')) // 3
+        fuzz_object(self, read(o), os.path.join(self.a.dir, 'fuzz-lto'),
+                    cases, 'arm64-lto')
+
+
 class BadInputTests(unittest.TestCase):
     """Bad input: one message naming the file, non-zero exit, no change."""
 
