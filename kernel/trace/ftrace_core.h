@@ -80,8 +80,8 @@ struct ftrace_ops_hash;
 #ifdef FTRACE_KBASE_612
 /* Sysctl handlers take a const table; tables end without a sentinel. */
 # define ftrace_ctl_const	const
-# define ftrace_register_sysctl(path, table) \
-	register_sysctl_sz(path, table, ARRAY_SIZE(table) - 1)
+# define ftrace_register_sysctl(path, table, n) \
+	register_sysctl_sz(path, table, (n) - 1)
 /* Graph callbacks are told which fgraph_ops they serve. */
 # define ftrace_graph_entry_cb(name) \
 	int name(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
@@ -125,7 +125,7 @@ static __always_inline void ftrace_global_array_kbase(struct trace_array *tr)
 }
 #else
 # define ftrace_ctl_const
-# define ftrace_register_sysctl(path, table)	register_sysctl(path, table)
+# define ftrace_register_sysctl(path, table, n)	register_sysctl(path, table)
 # define ftrace_graph_entry_cb(name) int name(struct ftrace_graph_ent *trace)
 # define ftrace_graph_return_cb(name) void name(struct ftrace_graph_ret *trace)
 

@@ -531,6 +531,7 @@ static struct ctl_table ftrace_sysctls[] = {
 /* The sysctl exists once the core has its records (or has given up). */
 static int __init ftrace_sysctl_init(void)
 {
-	return ftrace_register_sysctl("kernel", ftrace_sysctls) ? 0 : -ENOMEM;
+	return ftrace_register_sysctl("kernel", ftrace_sysctls,
+				      ARRAY_SIZE(ftrace_sysctls)) ? 0 : -ENOMEM;
 }
 late_initcall(ftrace_sysctl_init);
