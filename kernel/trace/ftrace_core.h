@@ -364,6 +364,9 @@ void ftrace_hash_free_rcu(struct ftrace_hash *hash);
 int ftrace_hash_add(struct ftrace_hash *hash, unsigned long ip);
 void ftrace_hash_del(struct ftrace_hash *hash, struct ftrace_func_entry *e);
 void ftrace_hash_clear(struct ftrace_hash *hash);
+void ftrace_hash_keep(struct ftrace_hash *hash, struct ftrace_hash *other,
+		      bool in_other);
+int ftrace_hash_add_all(struct ftrace_hash *dst, struct ftrace_hash *src);
 struct ftrace_hash *ftrace_hash_resized(struct ftrace_hash *src);
 /* For the KUnit suites: */
 bool ftrace_hash_equal(struct ftrace_hash *a, struct ftrace_hash *b);

@@ -139,6 +139,47 @@ void ftrace_hash_del(struct ftrace_hash *hash, struct ftrace_func_entry *e)
 	kfree(e);
 }
 
+/**
+ * ftrace_hash_add_all - add every address of @src to @dst
+ * @dst: a private hash being edited (addresses it has are skipped)
+ * @src: the addresses to add (NULL or empty adds nothing)
+ *
+ * Return: 0, or -ENOMEM (@dst then holds some of them).
+ */
+int ftrace_hash_add_all(struct ftrace_hash *dst, struct ftrace_hash *src)
+{
+	struct ftrace_func_entry *e;
+	unsigned long i;
+
+	if (ftrace_hash_empty(src))
+		return 0;
+	for_each_hash_entry(src, i, e)
+		if (ftrace_hash_add(dst, e->ip))
+			return -ENOMEM;
+	return 0;
+}
+
+/**
+ * ftrace_hash_keep - keep in @hash only the addresses @other has, or lacks
+ * @hash: a private hash being edited
+ * @other: the hash to compare with (NULL counts as empty)
+ * @in_other: keep what @other holds (true) or what it does not (false)
+ */
+void ftrace_hash_keep(struct ftrace_hash *hash, struct ftrace_hash *other,
+		      bool in_other)
+{
+	struct ftrace_func_entry *e;
+	struct hlist_node *tmp;
+	unsigned long i;
+
+	if (!hash || hash == &ftrace_empty_hash)
+		return;
+	for (i = 0; i < (1UL << hash->size_bits); i++)
+		hlist_for_each_entry_safe(e, tmp, &hash->buckets[i], hlist)
+			if (!ftrace_lookup_ip(other, e->ip) == in_other)
+				ftrace_hash_del(hash, e);
+}
+
 void ftrace_hash_clear(struct ftrace_hash *hash)
 {
 	struct ftrace_func_entry *e;

@@ -247,19 +247,6 @@ static int probe_init_each(struct probe_set *p, struct ftrace_hash *add,
 	return 0;
 }
 
-/* Remove from @add what @p already probes; the rest is new. */
-static void probe_keep_new(struct probe_set *p, struct ftrace_hash *add)
-{
-	struct ftrace_func_entry *e;
-	struct hlist_node *tmp;
-	unsigned long i;
-
-	for (i = 0; i < (1UL << add->size_bits); i++)
-		hlist_for_each_entry_safe(e, tmp, &add->buckets[i], hlist)
-			if (ftrace_lookup_ip(probe_hash(p), e->ip))
-				ftrace_hash_del(add, e);
-}
-
 /*
  * Functions of @add that are orphans of @p have text again (a module came
  * back at the same address): their old data is freed, and they start
@@ -280,18 +267,6 @@ static void probe_revive(struct probe_set *p, struct ftrace_hash *add)
 			p->cbs->free(p->cbs, p->tr, e->ip, p->data);
 		ftrace_hash_del(p->orphans, o);
 	}
-}
-
-/* @dst gets every address of @src; false when memory runs out. */
-static bool hash_add_all(struct ftrace_hash *dst, struct ftrace_hash *src)
-{
-	struct ftrace_func_entry *e;
-	unsigned long i;
-
-	for_each_hash_entry(src, i, e)
-		if (ftrace_hash_add(dst, e->ip))
-			return false;
-	return true;
 }
 
 /**
@@ -333,7 +308,8 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 			goto out;
 		ret = ftrace_match_to_hash(add, glob, NULL, false);
 		if (ret >= 0)
-			probe_keep_new(p, add);
+			/* What @p probes already is not new. */
+			ftrace_hash_keep(add, probe_hash(p), false);
 		if (ret >= 0 && !add->count)
 			ret = -EINVAL;
 		if (ret < 0)
@@ -342,8 +318,8 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 		ret = -ENOMEM;
 		merged = ftrace_hash_copy(probe_hash(p));
 		fallback = ftrace_hash_copy(p->orphans);
-		if (!merged || !fallback || !hash_add_all(merged, add) ||
-		    !hash_add_all(fallback, add))
+		if (!merged || !fallback || ftrace_hash_add_all(merged, add) ||
+		    ftrace_hash_add_all(fallback, add))
 			goto out;
 		probe_revive(p, add);
 		ret = probe_init_each(p, add, data);

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Sub-ops, as Linux 6.12's fgraph.c uses them (the calls it makes are in
- * ftrace_kbase612.c; this file keeps the managers' hashes): one
- * registered ops, the
- * manager, calls out for several users, each an ops of its own that is
- * never registered.  fgraph.c makes every function_graph user a sub-op of
+ * ftrace_kbase612.c; this file keeps the managers' hashes): one registered
+ * ops, the manager, calls out for several users, each an ops of its own
+ * that is never registered.  fgraph.c makes every function_graph user a sub-op of
  * its graph ops and tests each user's filter itself when the one caller
  * runs (ftrace_ops_test()).
  *
@@ -13,8 +12,8 @@
  * theirs is empty) and its notrace hash holds the functions that every
  * user excludes.  When a user comes, goes, or has a hash edited
  * (ftrace_ops_set_hash()), the manager's hashes are rebuilt and the sites
- * updated in one run; if that fails, the old hashes come back and nothing
- * changed.
+ * updated in one run; if that fails, the old hashes come back (a user
+ * that leaves goes all the same: ftrace_shutdown_subops()).
  *
  * Everything here runs under ftrace_lock.
  */
@@ -49,31 +48,6 @@ int ftrace_subops_manage(struct ftrace_ops *mgr, bool add)
 	return add ? -ENOSPC : 0;
 }
 
-/* Add the addresses of @src that @dst lacks. */
-static int hash_union(struct ftrace_hash *dst, struct ftrace_hash *src)
-{
-	struct ftrace_func_entry *e;
-	unsigned long i;
-
-	for_each_hash_entry(src, i, e)
-		if (!ftrace_lookup_ip(dst, e->ip) && ftrace_hash_add(dst, e->ip))
-			return -ENOMEM;
-	return 0;
-}
-
-/* Keep in @dst only the addresses @src holds too. */
-static void hash_intersect(struct ftrace_hash *dst, struct ftrace_hash *src)
-{
-	struct ftrace_func_entry *e;
-	struct hlist_node *tmp;
-	unsigned long i;
-
-	for (i = 0; i < (1UL << dst->size_bits); i++)
-		hlist_for_each_entry_safe(e, tmp, &dst->buckets[i], hlist)
-			if (!ftrace_lookup_ip(src, e->ip))
-				ftrace_hash_del(dst, e);
-}
-
 /**
  * ftrace_subops_build - a manager's hashes for the sub-ops on its list now
  * @mgr: the manager
@@ -97,7 +71,7 @@ int ftrace_subops_build(struct ftrace_ops *mgr, struct ftrace_hash **filter,
 		h = ftrace_ops_hash_locked(sub, false);
 		if (ftrace_hash_empty(h))
 			all = true;
-		else if (!all && hash_union(f, h))
+		else if (!all && ftrace_hash_add_all(f, h))
 			goto out;
 		h = ftrace_ops_hash_locked(sub, true);
 		if (!nt) {
@@ -105,7 +79,7 @@ int ftrace_subops_build(struct ftrace_ops *mgr, struct ftrace_hash **filter,
 			if (!nt)
 				goto out;
 		} else {
-			hash_intersect(nt, h);
+			ftrace_hash_keep(nt, h, true);
 		}
 	}
 	if (all)
