@@ -68,10 +68,14 @@
 	/* No direct call yet: see site_regs_restore. */
 	str	xzr, [sp, #S_ORIG_X0]
 	.else
-	/* PSTATE says only "kernel": user_mode() on these regs is false. */
+	/*
+	 * PSTATE says only "kernel": user_mode() on these regs is false;
+	 * orig_x0, next to it, that the set is partial (<asm/ftrace.h>).
+	 */
 	str	x8, [sp, #S_X8]
 	mov	x10, #PSR_MODE_EL1h
-	str	x10, [sp, #S_PSTATE]
+	mov	x11, #FTRACE_A64_PARTIAL
+	stp	x10, x11, [sp, #S_PSTATE]
 	.endif
 	/* regs[29], regs[30]; then sp and pc, which follow them. */
 	stp	x29, x9, [sp, #S_FP]
@@ -272,16 +276,34 @@ NOKPROBE(_mcount)
  * A hooked function returns here instead of to its caller, with its
  * results in x0-x7 and x29 back at its caller's frame, the frame pointer
  * the graph tracer saw on entry.  ftrace_return_to_handler() records the
- * exit and gives back the real return address.
+ * exit and gives back the real return address.  6.1 passes it that
+ * frame pointer; 6.12 (HAVE_FUNCTION_GRAPH_FREGS) a struct ftrace_regs,
+ * here a pt_regs with the results, x29 and PSTATE, from which the graph
+ * tracer reads the return value too.
  */
+#ifdef CONFIG_HAVE_FUNCTION_GRAPH_FREGS
+#define RESULT_REGS	PT_REGS_SIZE	/* x0-x7 are its first words */
+#else
 #define RESULT_REGS	64
+#endif
 
 SYM_CODE_START(return_to_handler)
 	stp	x0, x1, [sp, #-RESULT_REGS]!
 	stp	x2, x3, [sp, #16]
-	mov	x0, x29				// the frame pointer seen on entry
 	stp	x4, x5, [sp, #32]
 	stp	x6, x7, [sp, #48]
+#ifdef CONFIG_HAVE_FUNCTION_GRAPH_FREGS
+	/*
+	 * PSTATE says "kernel": regs_return_value() reads x0 whole only
+	 * where compat_user_mode() is false.
+	 */
+	mov	x1, #PSR_MODE_EL1h
+	str	x1, [sp, #S_PSTATE]
+	str	x29, [sp, #S_FP]
+	mov	x0, sp
+#else
+	mov	x0, x29				// the frame pointer seen on entry
+#endif
 	bl	ftrace_return_to_handler
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]

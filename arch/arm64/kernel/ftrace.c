@@ -35,12 +35,13 @@
  *
  * A module's site may be beyond a BL's reach of the shared callers; it
  * then calls them through the module's two ftrace veneers (module.c fills
- * them in when the module is loaded, with ARM64_MODULE_PLTS).
+ * them in when the module is loaded; on 6.1 with ARM64_MODULE_PLTS).
  */
 #define pr_fmt(fmt) "ftrace: " fmt
 
 #include <linux/ftrace.h>
 #include <linux/ftrace_arch.h>
+#include <linux/ftrace_kbase.h>
 #include <linux/kallsyms.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
@@ -59,6 +60,86 @@
 #include <asm/tlbflush.h>
 
 #define WORD	AARCH64_INSN_SIZE
+
+/*
+ * What differs between the two bases (Documentation/trace/ftrace-core.rst,
+ * "Two bases"): where trampolines come from, and a module's veneers.  6.12
+ * allocates executable memory with execmem, ready after core_initcall,
+ * and every module has veneers, a set for its init text too; 6.1 has
+ * module_alloc(), whose region KASLR picks at subsys_initcall, and
+ * veneers with ARM64_MODULE_PLTS only.
+ */
+#ifdef FTRACE_KBASE_612
+#include <linux/execmem.h>
+
+#define HAVE_VENEERS	IS_ENABLED(CONFIG_MODULES)
+
+static inline void *tramp_alloc(unsigned long size)
+{
+	return execmem_alloc(EXECMEM_FTRACE, size);
+}
+
+static inline void tramp_free(void *p)
+{
+	execmem_free(p);
+}
+
+/*
+ * arm64 sets execmem up at core_initcall (ARCH_WANTS_EXECMEM_LATE: the
+ * module region is placed with the entropy KASLR has by then), and the
+ * tracers' boot self-tests, at core_initcall too, may come first.
+ */
+static bool execmem_up __ro_after_init;
+
+static int __init tramp_memory_up(void)
+{
+	execmem_up = true;
+	return 0;
+}
+postcore_initcall(tramp_memory_up);
+
+static inline bool tramp_ready(void)
+{
+	return READ_ONCE(execmem_up);
+}
+
+#ifdef CONFIG_MODULES
+static inline struct plt_entry *module_veneers(struct module *mod, unsigned long ip)
+{
+	return within_module_init(ip, mod) ? mod->arch.init_ftrace_trampolines :
+					     mod->arch.ftrace_trampolines;
+}
+#endif
+#else
+#define HAVE_VENEERS	IS_ENABLED(CONFIG_ARM64_MODULE_PLTS)
+
+static inline void *tramp_alloc(unsigned long size)
+{
+	return module_alloc(size);
+}
+
+static inline void tramp_free(void *p)
+{
+	module_memfree(p);
+}
+
+/*
+ * With RANDOMIZE_BASE the module region is chosen at subsys_initcall
+ * (kaslr_init()); before that module_alloc_base is 0 and module_alloc()
+ * would map pages at the bottom of the address space.
+ */
+static inline bool tramp_ready(void)
+{
+	return !IS_ENABLED(CONFIG_RANDOMIZE_BASE) || module_alloc_base;
+}
+
+#ifdef CONFIG_ARM64_MODULE_PLTS
+static inline struct plt_entry *module_veneers(struct module *mod, unsigned long ip)
+{
+	return mod->arch.ftrace_trampolines;
+}
+#endif
+#endif
 
 /*
  * One word to write: a site's instruction, or (for a fresh site whose
@@ -266,7 +347,7 @@ static unsigned long site_branch(unsigned long ip, unsigned long dest)
 		if (ftrace_a64_reaches(ip, dest))
 			return dest;
 	}
-#ifdef CONFIG_ARM64_MODULE_PLTS
+#if HAVE_VENEERS
 	if (dest == FTRACE_ADDR || dest == FTRACE_REGS_ADDR) {
 		int idx = dest == FTRACE_ADDR ? FTRACE_PLT_IDX :
 						FTRACE_REGS_PLT_IDX;
@@ -276,7 +357,7 @@ static unsigned long site_branch(unsigned long ip, unsigned long dest)
 		preempt_disable();
 		mod = __module_text_address(ip);
 		if (mod)
-			plts = mod->arch.ftrace_trampolines;
+			plts = module_veneers(mod, ip);
 		preempt_enable();
 		if (plts)
 			veneer = (unsigned long)&plts[idx];
@@ -470,7 +551,7 @@ int __init ftrace_arch_init(void)
 #ifdef CONFIG_MODULES
 /*
  * An ops' own trampoline: a copy of a template in entry-ftrace.S, in
- * memory from module_alloc(), read-only and executable.  Its last two
+ * memory from tramp_alloc(), read-only and executable.  Its last two
  * words are the ops and the function it calls; the function is changed
  * by one aligned 64-bit store through the window, which a CPU sees whole
  * or not at all, so no instruction of a trampoline ever changes.
@@ -505,15 +586,13 @@ int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 			 !IS_ALIGNED((unsigned long)tmpl, sizeof(u64))))
 		return -EINVAL;
 	/*
-	 * With RANDOMIZE_BASE the module region is chosen at subsys_initcall
-	 * (kaslr_init()); before that module_alloc_base is 0 and
-	 * module_alloc() would map pages at the bottom of the address space.
-	 * An ops registered that early (the tracers' boot self-tests) has
-	 * its sites call the shared caller; its next registration gets one.
+	 * An ops registered before the region is ready (the tracers' boot
+	 * self-tests, on 6.1 with KASLR) has its sites call the shared
+	 * caller; its next registration gets a trampoline.
 	 */
-	if (IS_ENABLED(CONFIG_RANDOMIZE_BASE) && !module_alloc_base)
+	if (!tramp_ready())
 		return -EAGAIN;
-	t = module_alloc(PAGE_ALIGN(size));
+	t = tramp_alloc(PAGE_ALIGN(size));
 	if (!t)
 		return -ENOMEM;
 	/* What is not the trampoline traps, rather than run stale code. */
@@ -527,7 +606,7 @@ int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 	pages = DIV_ROUND_UP(size, PAGE_SIZE);
 	if (set_memory_ro((unsigned long)t, pages) ||
 	    set_memory_x((unsigned long)t, pages)) {
-		module_memfree(t);
+		tramp_free(t);
 		return -ENOMEM;
 	}
 	/* The address may have held other code: no CPU keeps any of it. */
@@ -564,7 +643,7 @@ int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)
 {
-	module_memfree((void *)ops->trampoline);
+	tramp_free((void *)ops->trampoline);
 }
 
 /*
@@ -581,7 +660,7 @@ void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
 
 #else /* !CONFIG_MODULES */
 
-/* No module_alloc(): every site calls a shared caller. */
+/* No module memory: every site calls a shared caller. */
 int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 {
 	return -EOPNOTSUPP;

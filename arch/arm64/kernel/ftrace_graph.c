@@ -45,7 +45,7 @@ void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 		       struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = &fregs->regs;
+	struct pt_regs *regs = ftrace_fregs_pt(fregs);
 
 	prepare_ftrace_return(ip, (unsigned long *)&regs->regs[30],
 			      regs->regs[29]);

@@ -197,9 +197,11 @@ static unsigned long target_site(void)
  * call_target()), its caller's frame and stack pointers in x29 and sp (a
  * return hook and an unwinder go by them), the arguments in x0-x5, and a
  * kernel-mode PSTATE, with interrupts on where SAVE_REGS asked for it.
- * arm64 always passes a pt_regs.  6.1's arm64 (which has no direct calls:
- * that tells the kernels apart) leaves PSTATE unset, stack garbage; ours
- * sets it, so that check is ours only.
+ * On 6.1 arm64 always passes a pt_regs.  6.12 (DYNAMIC_FTRACE_WITH_ARGS)
+ * gives ftrace_get_regs() one only when an ops asked for SAVE_REGS, and
+ * ours marks the partial set in orig_x0 (FTRACE_A64_PARTIAL).  6.1's
+ * arm64 (which has no direct calls: that tells the kernels apart) leaves
+ * PSTATE unset, stack garbage; ours sets it, so that check is ours only.
  */
 static const char *check_arch(const struct seen *s, bool full_wanted,
 			      unsigned long site)
@@ -215,8 +217,18 @@ static const char *check_arch(const struct seen *s, bool full_wanted,
 	    s->regs.regs[2] != 3 || s->regs.regs[3] != 4 ||
 	    s->regs.regs[4] != 5 || s->regs.regs[5] != 6)
 		return "argument registers differ from the arguments";
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+	if (s->full != full_wanted)
+		return full_wanted ? "no full pt_regs with SAVE_REGS" :
+				     "a full pt_regs without SAVE_REGS";
+#ifdef FTRACE_A64_PARTIAL
+	if ((s->regs.orig_x0 == FTRACE_A64_PARTIAL) == full_wanted)
+		return "orig_x0 does not mark the partial set (and only it)";
+#endif
+#else
 	if (!s->full)
 		return "no pt_regs";
+#endif
 	if (!IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_DIRECT_CALLS))
 		return NULL;
 	if ((s->regs.pstate & PSR_MODE_MASK) != PSR_MODE_EL1h)

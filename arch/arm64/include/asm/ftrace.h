@@ -47,6 +47,12 @@
 /* The callers pass the ops and the registers to the ops' function. */
 #define ARCH_SUPPORTS_FTRACE_OPS 1
 /*
+ * ftrace_caller's mark in orig_x0: the pt_regs it passes holds a part of
+ * the registers (see struct ftrace_regs below).  Never a direct call's
+ * target, which ftrace_regs_caller's callbacks leave there.
+ */
+#define FTRACE_A64_PARTIAL	1
+/*
  * What a fresh site holds, in the core's terms: the compiler's NOP (and,
  * before it, a NOP or the "mov x9, x30" of the build).  No code lives
  * there; the value only has to differ from every real target.
@@ -80,7 +86,58 @@ static inline unsigned long ftrace_call_adjust(unsigned long addr)
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 struct ftrace_ops;
+
+/*
+ * What a callback gets is a struct pt_regs of the site: every general
+ * register when its ops asked for them (ftrace_regs_caller), otherwise
+ * x0-x8, fp, lr, sp, pc and PSTATE only (ftrace_caller), and then
+ * orig_x0 says so (FTRACE_A64_PARTIAL).  6.1 lets users reach it as
+ * fregs->regs; 6.12 (with DYNAMIC_FTRACE_WITH_ARGS) hides it behind an
+ * opaque struct ftrace_regs, and <linux/ftrace_regs.h> wraps the same
+ * pt_regs.
+ */
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+# include <asm/ptrace.h>
+# include <linux/ftrace_regs.h>
+# define ftrace_fregs_pt(fregs)	(&arch_ftrace_regs(fregs)->regs)
+
+/* The whole register set, or NULL where the caller saved a part. */
+static __always_inline struct pt_regs *
+arch_ftrace_get_regs(struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_fregs_pt(fregs);
+
+	return regs->orig_x0 == FTRACE_A64_PARTIAL ? NULL : regs;
+}
+
+/* Where the traced function goes on (the caller returns to regs.pc). */
+static __always_inline void
+ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs,
+				    unsigned long pc)
+{
+	ftrace_fregs_pt(fregs)->pc = pc;
+}
+
+/* 6.1's name for it. */
+#define ftrace_instruction_pointer_set ftrace_regs_set_instruction_pointer
+
+/* What perf needs to unwind from the traced function's entry. */
+static __always_inline void
+arch_ftrace_fill_perf_regs(struct ftrace_regs *fregs, struct pt_regs *regs)
+{
+	struct pt_regs *site = ftrace_fregs_pt(fregs);
+
+	regs->pc = site->pc;
+	regs->regs[29] = site->regs[29];
+	regs->sp = site->sp;
+	regs->pstate = PSR_MODE_EL1h;
+}
+
+#define arch_ftrace_fill_perf_regs arch_ftrace_fill_perf_regs
+#else
 struct ftrace_regs;
+# define ftrace_fregs_pt(fregs)	(&(fregs)->regs)
+#endif
 
 void ftrace_call(void);
 void ftrace_regs_call(void);
@@ -105,11 +162,20 @@ unsigned long ftrace_site_func(unsigned long ip);
  * enters a caller: x9 holds the function's return address, x30 the
  * address where the function resumes.
  */
-static inline void arch_ftrace_set_direct_caller(struct pt_regs *regs,
-						 unsigned long addr)
+static inline void __arch_ftrace_set_direct_caller(struct pt_regs *regs,
+						   unsigned long addr)
 {
 	regs->orig_x0 = addr;
 }
+
+/* 6.1 hands the callback's pt_regs, 6.12 its ftrace_regs. */
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+# define arch_ftrace_set_direct_caller(fregs, addr)	\
+	__arch_ftrace_set_direct_caller(ftrace_fregs_pt(fregs), addr)
+#else
+# define arch_ftrace_set_direct_caller(regs, addr)	\
+	__arch_ftrace_set_direct_caller(regs, addr)
+#endif
 
 /* A target that does nothing (entry-ftrace.S), for the boot self test. */
 void ftrace_stub_direct_tramp(void);
