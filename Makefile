@@ -10,7 +10,7 @@ export BASE ?= 6.1
 export JOBS ?= 3
 H := harness
 
-.PHONY: help setup kernel initramfs run shell check check-full expectations \
+.PHONY: help setup kernel initramfs run shell check check-full check-612 expectations \
 	check-bpf lint kunit stress debug model bench bench-recordmcount series series-check clean \
 	diff diff-expect ftt
 
@@ -19,6 +19,7 @@ help:
 	@echo "make shell [ARCH=..] [FLAVOR=..]   interactive shell in the same VM"
 	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
 	@echo "make check-full                    the same with every ftracetest case"
+	@echo "make check-612                     make check's streams on Linux 6.12, against stock 6.12"
 	@echo "make ftt ARCH=.. CASES=..          chosen ftracetest cases in one boot (CASES=test.d/ftrace-core/X.tc,...)"
 	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
 	@echo "make lint [ARCH=..]                sparse, coccinelle and the layer check on the core's files (make check runs sparse and layers)"
@@ -55,6 +56,11 @@ check: setup
 
 check-full: setup
 	@$(H)/check.sh full
+
+# make check's streams on Linux 6.12, judged against stock 6.12
+# (docs/testing.md, "Linux 6.12").
+check-612: setup
+	@BASE=6.12 $(H)/check.sh
 
 # sparse on the core's files of ARCH's kernel, then the kernel's coccinelle
 # scripts on them.

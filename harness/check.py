@@ -506,7 +506,7 @@ def judge(args):
             if key.startswith(CORE_PREFIX):
                 if res == 'PASS':
                     t.add('passed', what)
-                elif res == 'UNSUPPORTED' and machine not in core_arches.get(key, {machine}):
+                elif res == 'UNSUPPORTED' and not case_runs_here(core_arches.get(key), machine, kbase):
                     t.add('skipped', what, f'UNSUPPORTED; the case is for {", ".join(sorted(core_arches[key]))} only')
                 elif res == 'UNSUPPORTED' and kbase not in core_bases.get(key, {kbase}):
                     t.add('skipped', what, f'UNSUPPORTED; the case is for Linux {", ".join(sorted(core_bases[key]))} only')
@@ -555,10 +555,18 @@ def judge(args):
     return 0 if t.counts['failed'] == 0 else 1
 
 
+def case_runs_here(arches, machine, kbase):
+    """Whether a case that declares @arches (None: every machine) is for
+    @machine on base @kbase: "aarch64" names a machine on every base,
+    "aarch64@6.1" on that base only."""
+    return arches is None or machine in arches or f'{machine}@{kbase}' in arches
+
+
 def core_case_arches(directory, field='arches'):
     """{description: set of uname -m values} for the project's cases that
-    name their machines ("# arches: x86_64 aarch64"); a case of another
-    machine may be UNSUPPORTED there.  With field='bases', the bases a case
+    name their machines ("# arches: x86_64 aarch64", or "aarch64@6.1" for
+    one base: case_runs_here()); a case of another machine may be
+    UNSUPPORTED there.  With field='bases', the bases a case
     is for ("# bases: 6.12"): on another base it may be UNSUPPORTED."""
     out = {}
     for name in sorted(os.listdir(directory)):

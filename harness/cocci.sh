@@ -8,7 +8,7 @@
 # The last line is "N passed, N failed, N skipped".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-src="$build/src/ours"
+src="$build/src/ours$base_suffix"
 [ -d "$src/scripts/coccinelle" ] || die "no unpacked tree at $src (run harness/kernel.sh x86_64 ours)"
 command -v spatch > /dev/null || die "spatch is not installed (make setup)"
 ver=$(spatch --version | head -1 | awk '{print $3}')

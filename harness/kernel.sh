@@ -116,6 +116,10 @@ configure() {
 	# shellcheck disable=SC2086
 	frags=$(rename_fragments "$out/fragments" $frags)
 	key=$(cat $frags | sha256sum | cut -d' ' -f1)
+	# A .config that another base's tree wrote (a tool run on this build
+	# directory with the wrong tree) is made again.
+	head -n 3 "$out/.config" 2>/dev/null | grep -q "^# Linux/[^ ]* ${BASE//./\\.}\.[0-9]" ||
+		rm -f "$out/.config-key"
 	[ "$(cat "$out/.config-key" 2>/dev/null)" = "$key" ] && return
 	echo "kernel: configuring $(kname "$arch" "$flavor")"
 	kmake -s tinyconfig >/dev/null

@@ -12,11 +12,11 @@ set -uo pipefail
 arch=${1:?ARCH}
 check_arch "$arch"
 case "$arch" in x86_64|arm64) ;; *) die "kunit.py runs here for x86_64 and arm64" ;; esac
-src="$build/src/ours"
+src="$build/src/ours$base_suffix"
 "$top/harness/kernel.sh" prepare > /dev/null || die "the ours tree did not prepare"
 # A tree made afresh has old file times (hard links): start the build
 # directory afresh too, as kernel.sh does its own.
-out="$build/kunit/$arch"
+out="$build/kunit/$arch$base_suffix"
 if [ "$(cat "$out/.src-key" 2>/dev/null)" != "$(cat "$src.key")" ]; then
 	rm -rf "$out"; mkdir -p "$out"; cp "$src.key" "$out/.src-key"
 fi

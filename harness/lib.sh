@@ -4,7 +4,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$top/build"
 # BASE picks the Debian kernel source the kernels are built from: 6.1
 # (Debian 12's linux-source-6.1, the default) or 6.12 (linux-source-6.12;
-# the ours flavor there is x86_64 only so far).  Each base has its own
+# the ours flavor there is x86_64 and arm64, not 32-bit arm).  Each base has its own
 # unpacked tree, verified version (harness/BASE_VERSION,
 # harness/BASE_VERSION-6.12), patch series (patches/series,
 # patches/6.12/series: $pdir), config overrides (configs/BASE/),
@@ -81,10 +81,10 @@ check_flavor() {
 	ours|upstream|wip) ;;
 	*) die "FLAVOR must be ours, upstream or wip (or FLAVOR-debug), not '$1'" ;;
 	esac
-	# The core's port to 6.12 has its x86_64 half so far.
+	# The core's port to 6.12 covers x86_64 and arm64, not 32-bit arm.
 	if [ "$BASE" != 6.1 ] && [ "${1%-debug}" != upstream ] &&
-	   [ "${arch:-x86_64}" != x86_64 ]; then
-		die "FLAVOR=${1%-debug} builds on Linux $BASE for x86_64 only so far (the arm64 back end is not ported)"
+	   [ "${arch:-x86_64}" = arm ]; then
+		die "FLAVOR=${1%-debug} builds on Linux $BASE for x86_64 and arm64 only"
 	fi
 }
 
@@ -106,7 +106,10 @@ config_fragments() {
 	frags="$frags $top/configs/kunit.config $top/configs/$arch.config"
 	# Options only the flavor's own code has (its KUnit suites).
 	if [ -f "$top/configs/$flavor.config" ]; then frags="$frags $top/configs/$flavor.config"; fi
-	if [ -f "$top/configs/$flavor-$arch.config" ]; then frags="$frags $top/configs/$flavor-$arch.config"; fi
+	# ... and its arch's, which a base may replace (configs/BASE/).
+	local own="$top/configs/$flavor-$arch.config"
+	[ -f "$top/configs/$BASE/$flavor-$arch.config" ] && own="$top/configs/$BASE/$flavor-$arch.config"
+	if [ -f "$own" ]; then frags="$frags $own"; fi
 	# The distro fragment (in-tree ftrace users), for the arches that have
 	# a configs/distro-ARCH.config; DISTRO=0 leaves it out.
 	if [ "${DISTRO:-1}" != 0 ] && [ -f "$top/configs/distro-$arch.config" ]; then

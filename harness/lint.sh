@@ -8,7 +8,7 @@ set -uo pipefail
 arch=${1:?ARCH}
 check_arch "$arch"
 flavor=ours
-src="$build/src/$flavor"
+src="$build/src/$flavor$base_suffix"
 out=$(kdir "$arch" "$flavor")
 [ -f "$out/.config" ] || die "no kernel built for $arch-$flavor (run harness/kernel.sh $arch ours)"
 command -v sparse > /dev/null || die "sparse is not installed (make setup)"

@@ -15,7 +15,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:?ARCH}
 check_arch "$arch"
-src="$build/src/ours"
+src="$build/src/ours$base_suffix"
 out=${KDIR:-$(kdir "$arch" ours)}
 [ ! -d "$out" ] || out=$(cd "$out" && pwd)
 file="$top/Documentation/trace/ftrace-arch-skeleton.c"

@@ -16,7 +16,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:?ARCH}; flavor=${2:-ours}
 check_arch "$arch"; check_flavor "$flavor"
-name="$arch-$flavor-smoke"
+name="$(kname "$arch" "$flavor")-smoke"
 results="$build/results"
 mkdir -p "$results" "$build/logs"
 log="$build/logs/check-$name.log"
@@ -30,9 +30,10 @@ finish() {
 }
 
 start=$(date +%s)
-if ! "$top/harness/kernel.sh" "$arch" "$flavor" > "$build/logs/kernel-$arch-$flavor.log" 2>&1; then
-	tail -n 30 "$build/logs/kernel-$arch-$flavor.log"
-	bad "kernel build (log: build/logs/kernel-$arch-$flavor.log)"; finish
+klog="kernel-$(kname "$arch" "$flavor").log"
+if ! "$top/harness/kernel.sh" "$arch" "$flavor" > "$build/logs/$klog" 2>&1; then
+	tail -n 30 "$build/logs/$klog"
+	bad "kernel build (log: build/logs/$klog)"; finish
 fi
 ok "kernel built in $(( $(date +%s) - start )) s"
 "$top/harness/initramfs.sh" "$arch" "$flavor" > /dev/null || { bad initramfs; finish; }
@@ -45,5 +46,5 @@ echo "     $name: the guest ran $(( $(date +%s) - start )) s (console: build/log
 # The boot's results (harness/check.py): it finished, a clean console,
 # KUnit, and the KTAP document "smoke" of harness/guest/smoke.sh.
 python3 "$top/harness/check.py" guest --name "$name" --what '' --doc smoke --kunit \
-	--kunit-known "$top/expectations/kunit-known.$arch" --log "$log" --results "$results"
+	--kunit-known "$expdir/kunit-known.$arch" --log "$log" --results "$results"
 finish

@@ -44,20 +44,40 @@ class Base(unittest.TestCase):
         self.assertNotEqual(rc, 0)
         self.assertIn("BASE must be 6.1 or 6.12, not '5.10'", err)
 
-    def test_ours_on_612_x86_64_only(self):
-        # The core's 6.12 port has its x86_64 half: arm64 is refused.
+    def test_ours_on_612_not_arm(self):
+        # The core's 6.12 port has x86_64 and arm64: 32-bit arm is refused.
         for flavor in ('ours', 'wip', 'ours-debug'):
-            rc, out, err = lib('arch=arm64; check_flavor %s; echo reached' % flavor, '6.12')
+            rc, out, err = lib('arch=arm; check_flavor %s; echo reached' % flavor, '6.12')
             self.assertNotEqual(rc, 0, flavor)
             self.assertNotIn('reached', out)
-            self.assertIn('x86_64 only so far', err)
+            self.assertIn('x86_64 and arm64 only', err)
             self.assertEqual(len(err.split('\n')), 1)
-            rc, out, _ = lib('arch=x86_64; check_flavor %s; echo reached' % flavor, '6.12')
-            self.assertEqual((rc, out), (0, 'reached'), flavor)
-        rc, out, _ = lib('arch=arm64; check_flavor upstream; echo reached', '6.12')
+            for arch in ('x86_64', 'arm64'):
+                rc, out, _ = lib('arch=%s; check_flavor %s; echo reached' % (arch, flavor), '6.12')
+                self.assertEqual((rc, out), (0, 'reached'), (arch, flavor))
+        rc, out, _ = lib('arch=arm; check_flavor upstream; echo reached', '6.12')
         self.assertEqual((rc, out), (0, 'reached'))
-        rc, out, _ = lib('arch=arm64; check_flavor ours; echo reached', '6.1')
+        rc, out, _ = lib('arch=arm; check_flavor ours; echo reached', '6.1')
         self.assertEqual((rc, out), (0, 'reached'))
+
+    def test_base_replaces_an_arch_fragment(self):
+        # configs/6.12/ours-arm64.config stands for configs/ours-arm64.config
+        # on 6.12 only; other arches and flavors keep the common files.
+        frags = {}
+        for base in ('6.1', '6.12'):
+            rc, out, err = lib('config_fragments arm64 ours; config_fragments x86_64 ours; '
+                               'config_fragments arm64 upstream', base)
+            self.assertEqual(rc, 0, err)
+            frags[base] = [line.split() for line in out.split('\n')]
+        own61 = TOP + '/configs/ours-arm64.config'
+        own612 = TOP + '/configs/6.12/ours-arm64.config'
+        self.assertIn(own61, frags['6.1'][0])
+        self.assertNotIn(own612, frags['6.1'][0])
+        self.assertIn(own612, frags['6.12'][0])
+        self.assertNotIn(own61, frags['6.12'][0])
+        self.assertEqual(frags['6.1'][1], frags['6.12'][1])
+        self.assertEqual(frags['6.1'][2], frags['6.12'][2])
+        self.assertFalse(any('ours-' in f for f in frags['6.12'][2]))
 
     def test_renames_on_612_only(self):
         frag = ('# a comment naming CONFIG_RETPOLINE=y\nCONFIG_RETPOLINE=y\n'

@@ -659,6 +659,25 @@ class CoreCases(unittest.TestCase):
             rc, c, out = self.run_judge(self.log_with('UNSUPPORTED'), core_dir=d)
             self.assertEqual(rc, 1, out)
 
+    def test_unsupported_on_an_arch_named_for_another_base(self):
+        # "x86_64@6.12": the case is for x86_64 on 6.12 only.
+        with tempfile.TemporaryDirectory() as d:
+            log = self.log_with('UNSUPPORTED')
+            self.assertIn('HARNESS: kernel 6.1.', log)
+            self.assertIn(' x86_64 ', log)
+            write(os.path.join(d, 'a.tc'),
+                  f'# description: {self.CASE}\n# arches: aarch64 x86_64@6.12\n')
+            rc, c, out = self.run_judge(log, core_dir=d)
+            self.assertEqual(rc, 0, out)
+            self.assertIn('x86_64@6.12 only', out)
+            rc, c, out = self.run_judge(log.replace('kernel 6.1.', 'kernel 6.12.'),
+                                        core_dir=d)
+            self.assertEqual(rc, 1, out)
+            write(os.path.join(d, 'a.tc'),
+                  f'# description: {self.CASE}\n# arches: aarch64@6.12 x86_64@6.1\n')
+            rc, c, out = self.run_judge(log, core_dir=d)
+            self.assertEqual(rc, 1, out)
+
     def test_unsupported_on_a_base_the_case_does_not_name(self):
         with tempfile.TemporaryDirectory() as d:
             log = self.log_with('UNSUPPORTED')
