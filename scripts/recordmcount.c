@@ -1014,9 +1014,11 @@ static u32 relative_reloc(u16 machine)
  * overridden under each of its names.  A site with one pair of equal
  * addresses is live (one of its weak names kept this copy).  ftrace skips
  * zero entries.  In a position-independent file (@dyn) the boot fills a
- * record from its relocation's addend: a dead record's relocation becomes
- * a no-op (type 0, addend 0) and its word stays zero.  Return the number
- * of records zeroed, or -1.
+ * record from its relocation's addend: a dead record's addend becomes
+ * zero, so that the boot makes the record the load offset, outside the
+ * kernel's text, which ftrace ignores.  The relocation stays, of the same
+ * type: sorttable, which sorts the table by its addends next, expects
+ * one for every record.  Return the number of records zeroed, or -1.
  */
 static long mark_overridden(struct rmc *r, unsigned char *out,
 			    const struct elf_sec *weak, bool dyn)
@@ -1089,8 +1091,6 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 			if (!bsearch(&rec, dead, ndead, sizeof(*dead), u64_cmp))
 				continue;
 			at = s.offset + k * l->rela_size;
-			elf_put(&r->ef, out + at + l->r_info.off, l->r_info.width,
-				elf_info_make(&r->ef, 0, 0));
 			elf_put(&r->ef, out + at + l->r_addend.off, l->r_addend.width, 0);
 			elf_put(&r->ef, out + off + (rel.offset - start), l->addr_size, 0);
 			zeroed++;
