@@ -1014,9 +1014,10 @@ static u32 relative_reloc(u16 machine)
  * overridden under each of its names.  A site with one pair of equal
  * addresses is live (one of its weak names kept this copy).  ftrace skips
  * zero entries.  In a position-independent file (@dyn) the boot fills a
- * record from its relocation's addend: a dead record's addend becomes
- * zero, so that the boot makes the record the load offset, outside the
- * kernel's text, which ftrace ignores.  The relocation stays, of the same
+ * record from its relocation's addend, or adds its offset to the word
+ * (RELR): a dead record's addend and word become zero, so that the boot
+ * makes the record the load offset, outside the kernel's text, or 0, both
+ * of which ftrace ignores.  The relocation stays, of the same
  * type: sorttable, which sorts the table by its addends next, expects
  * one for every record.  Return the number of records zeroed, or -1.
  */
@@ -1065,8 +1066,13 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 	ndead = j;
 	free(live);
 	qsort(dead, ndead, sizeof(*dead), u64_cmp);
-	/* One pass over the table, or over the boot's relocations of it. */
-	for (i = 0; !dyn && i < n && ndead; i++) {
+	/*
+	 * One pass over the table; in a position-independent file (words
+	 * zero where the boot fills them from RELA addends, link-time
+	 * addresses where it adds its offset in place, RELR) then one over
+	 * the boot's RELA relocations of it.
+	 */
+	for (i = 0; i < n && ndead; i++) {
 		u64 rec = elf_get(&r->ef, off + i * l->addr_size, f);
 
 		if (!bsearch(&rec, dead, ndead, sizeof(*dead), u64_cmp))
@@ -1087,13 +1093,18 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 			if (rel.type != relative_reloc(r->ef.machine) ||
 			    rel.offset < start || rel.offset >= stop)
 				continue;
+			if ((rel.offset - start) % l->addr_size) {
+				free(dead);
+				return rmc_fail(r, "a relocation of the record table between two records");
+			}
 			rec = (u64)rel.addend;
 			if (!bsearch(&rec, dead, ndead, sizeof(*dead), u64_cmp))
 				continue;
 			at = s.offset + k * l->rela_size;
 			elf_put(&r->ef, out + at + l->r_addend.off, l->r_addend.width, 0);
-			elf_put(&r->ef, out + off + (rel.offset - start), l->addr_size, 0);
-			zeroed++;
+			/* Counted once, where the word pass did not see it. */
+			if (elf_get(&r->ef, off + (rel.offset - start), f) != rec)
+				zeroed++;
 		}
 	}
 	free(dead);
