@@ -999,14 +999,30 @@ static int u64_cmp(const void *a, const void *b)
 }
 
 /*
+ * The relocation a position-independent link leaves for the boot to add
+ * the load offset to an address, on the machines whose vmlinux is one
+ * (arm64 with RELOCATABLE is linked -shared); 0 elsewhere.
+ */
+static u32 relative_reloc(u16 machine)
+{
+	return machine == EM_AARCH64 ? R_AARCH64_RELATIVE : 0;
+}
+
+/*
  * Zero, in the linked table, the record of every site whose pairs in
  * .mcount_weak all have two different addresses: that weak copy was
  * overridden under each of its names.  A site with one pair of equal
  * addresses is live (one of its weak names kept this copy).  ftrace skips
- * zero entries.  Return the number of records zeroed, or -1.
+ * zero entries.  In a position-independent file (@dyn) the boot fills a
+ * record from its relocation's addend, or adds its offset to the word
+ * (RELR): a dead record's addend and word become zero, so that the boot
+ * makes the record the load offset, outside the kernel's text, or 0, both
+ * of which ftrace ignores.  The relocation stays, of the same
+ * type: sorttable, which sorts the table by its addends next, expects
+ * one for every record.  Return the number of records zeroed, or -1.
  */
 static long mark_overridden(struct rmc *r, unsigned char *out,
-			    const struct elf_sec *weak)
+			    const struct elf_sec *weak, bool dyn)
 {
 	const struct elf_layout *l = r->ef.lay;
 	struct elf_field f = { 0, l->addr_size };
@@ -1022,6 +1038,9 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 	off = linked_offset(r, start, stop - start);
 	if (!off)
 		return rmc_fail(r, "the record table is not in the file");
+	/* Nothing to go by where the tool knows no boot relocation. */
+	if (dyn && !relative_reloc(r->ef.machine))
+		return 0;
 	/* The sites of the overridden copies, sorted for lookup. */
 	dead = malloc((npairs + 1) * sizeof(*dead));
 	live = malloc((npairs + 1) * sizeof(*live));
@@ -1047,7 +1066,12 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 	ndead = j;
 	free(live);
 	qsort(dead, ndead, sizeof(*dead), u64_cmp);
-	/* One pass over the table. */
+	/*
+	 * One pass over the table; in a position-independent file (words
+	 * zero where the boot fills them from RELA addends, link-time
+	 * addresses where it adds its offset in place, RELR) then one over
+	 * the boot's RELA relocations of it.
+	 */
 	for (i = 0; i < n && ndead; i++) {
 		u64 rec = elf_get(&r->ef, off + i * l->addr_size, f);
 
@@ -1055,6 +1079,33 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 			continue;
 		elf_put(&r->ef, out + off + i * l->addr_size, l->addr_size, 0);
 		zeroed++;
+	}
+	for (i = 1; dyn && i < r->ef.shnum && ndead; i++) {
+		struct elf_sec s;
+		struct elf_rela rel;
+		u64 k, at, rec;
+
+		elf_section(&r->ef, i, &s);
+		if (s.type != SHT_RELA || !(s.flags & SHF_ALLOC))
+			continue;
+		for (k = 0; k < s.size / l->rela_size; k++) {
+			elf_relocation(&r->ef, &s, k, &rel);
+			if (rel.type != relative_reloc(r->ef.machine) ||
+			    rel.offset < start || rel.offset >= stop)
+				continue;
+			if ((rel.offset - start) % l->addr_size) {
+				free(dead);
+				return rmc_fail(r, "a relocation of the record table between two records");
+			}
+			rec = (u64)rel.addend;
+			if (!bsearch(&rec, dead, ndead, sizeof(*dead), u64_cmp))
+				continue;
+			at = s.offset + k * l->rela_size;
+			elf_put(&r->ef, out + at + l->r_addend.off, l->r_addend.width, 0);
+			/* Counted once, where the word pass did not see it. */
+			if (elf_get(&r->ef, off + (rel.offset - start), f) != rec)
+				zeroed++;
+		}
 	}
 	free(dead);
 	return zeroed;
@@ -1069,15 +1120,14 @@ static int process_linked(const char *path, bool warn)
 	mode_t mode = 0755;
 	unsigned int i;
 	long zeroed = 0;
+	bool dyn = false;
 	int ret = -1;
 
 	if (load_file(&r, path, ET_EXEC, &buf, &mode)) {
 		/*
 		 * A position-independent vmlinux (arm64 with RELOCATABLE,
 		 * linked -shared): the boot relocation fills the table from
-		 * the relocations' addends, so zeroing its words would change
-		 * nothing.  Its overridden weak copies keep their records (as
-		 * with 6.1's recordmcount); the file is left as it is.
+		 * the relocations' addends (mark_overridden()).
 		 */
 		release(&r);
 		free(buf);
@@ -1085,12 +1135,7 @@ static int process_linked(const char *path, bool warn)
 		r = (struct rmc){ .warn = warn };
 		if (load_file(&r, path, ET_DYN, &buf, &mode))
 			goto report;
-		if (warn)
-			fprintf(stderr,
-				"recordmcount: %s: position-independent: overridden weak records kept\n",
-				path);
-		ret = 0;
-		goto done;
+		dyn = true;
 	}
 	elf_section(&r.ef, r.ef.shstrndx, &r.shstrtab);
 	for (i = 1; i < r.ef.shnum; i++)
@@ -1108,7 +1153,7 @@ static int process_linked(const char *path, bool warn)
 		goto report;
 	}
 	memcpy(out, buf, r.ef.size);
-	zeroed = mark_overridden(&r, out, &weak);
+	zeroed = mark_overridden(&r, out, &weak, dyn);
 	if (zeroed < 0)
 		goto report;
 	ret = 0;

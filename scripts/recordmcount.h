@@ -133,6 +133,9 @@ int elf_open(struct elf_file *ef, unsigned int type, char *err, size_t errlen);
 #ifndef R_AARCH64_ABS64
 #define R_AARCH64_ABS64		257
 #endif
+#ifndef R_AARCH64_RELATIVE
+#define R_AARCH64_RELATIVE	1027
+#endif
 #ifndef R_ARM_THM_CALL
 #define R_ARM_THM_CALL		10	/* glibc: R_ARM_THM_PC22 */
 #endif

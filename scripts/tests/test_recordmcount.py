@@ -282,10 +282,12 @@ class RecordTests(unittest.TestCase):
             self.assertEqual(len(live), 4)
         self.each_arch(t)
 
-    def test_position_independent_untouched(self):
-        """A position-independent vmlinux (arm64 RELOCATABLE is linked
-        -shared): its table is filled at boot from relocation addends, so
-        --linked leaves the file as it is and succeeds."""
+    def test_position_independent_words(self):
+        """A position-independent file whose words hold the addresses
+        (RELR: the boot adds its offset in place; here an executable marked
+        ET_DYN, with no .rela.dyn): on arm64 the dead copy's word becomes
+        zero; on x86_64, whose vmlinux is never one, the file is left as
+        it is."""
         def t(a):
             o1 = a.compile('basic.c', out='pie1.o')
             o2 = a.compile('override.c', out='pie2.o')
@@ -298,8 +300,14 @@ class RecordTests(unittest.TestCase):
                 f.write(data)
             p = rmc('--linked', exe)
             self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertEqual(read(exe), bytes(data))
-            self.assertEqual(a.records(exe).count(0), 0)
+            if a.name == 'x86_64':
+                self.assertEqual(read(exe), bytes(data))
+                self.assertEqual(a.records(exe).count(0), 0)
+                return
+            self.assertEqual(a.records(exe).count(0), 1)
+            once = read(exe)
+            self.assertEqual(rmc('--linked', exe).returncode, 0)
+            self.assertEqual(read(exe), once)
         self.each_arch(t)
 
     def test_weak_not_overridden_kept(self):
@@ -441,6 +449,83 @@ class PatchableEntryTests(unittest.TestCase):
         syms = self.symbols(exe)
         self.assertEqual(sorted(syms.get(r - 4, '?') for r in recs if r),
                          sorted(self.TRACED))
+
+    def test_overridden_weak_entry_position_independent(self):
+        """arm64's RELOCATABLE vmlinux is linked -shared with
+        --no-apply-dynamic-relocs: the table's words are zero and the boot
+        fills them from R_AARCH64_RELATIVE addends.  The dead copy's
+        addend becomes zero (the boot then stores the load offset, outside
+        the text); its relocation stays, as sorttable wants one for every
+        record."""
+        a = self.a
+        o1 = a.compile('entries.c', '-fno-pic', out='pie-ovr1.o')
+        o2 = a.compile('override.c', '-fno-pic', out='pie-ovr2.o')
+        for o in (o1, o2):
+            self.assertEqual(rmc(o).returncode, 0)
+        exe = o1 + '.so'
+        must(a.ld + ['-shared', '-Bsymbolic', '-z', 'notext',
+                     '--no-apply-dynamic-relocs', '-T',
+                     os.path.join(SRC, 'mcount.lds'), '-o', exe, a.stub, o1, o2])
+
+        def relocated():
+            """{table address: addend} of the RELATIVE relocations of the
+            table, and the number of other relocations."""
+            rel, none = {}, 0
+            secs = a.sections(exe)
+            m = re.search(r'\]\s+__mcount_loc\s+\S+\s+([0-9a-f]+)\s+\S+\s+([0-9a-f]+)', secs)
+            start, size = int(m.group(1), 16), int(m.group(2), 16)
+            for ln in must([a.readelf, '-rW', exe]).splitlines():
+                f = ln.split()
+                if len(f) >= 4 and f[2] == 'R_AARCH64_RELATIVE':
+                    at = int(f[0], 16)
+                    if start <= at < start + size:
+                        rel[at] = int(f[3], 16)
+                elif len(f) >= 3 and f[2].startswith('R_AARCH64_'):
+                    none += 1
+            return rel, none
+
+        before, none = relocated()
+        self.assertEqual(len(before), len(self.TRACED) + 1)
+        self.assertEqual(none, 0)
+        self.assertEqual(set(a.records(exe)), {0})
+        p = rmc('--linked', exe)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        after, none = relocated()
+        self.assertEqual(none, 0)
+        self.assertEqual(sorted(after), sorted(before))
+        self.assertEqual(list(after.values()).count(0), 1)
+        self.assertEqual(set(a.records(exe)), {0})
+        syms = self.symbols(exe)
+        self.assertEqual(sorted(syms.get(v - 4, '?') for v in after.values() if v),
+                         sorted(self.TRACED))
+        # The strong weak_default of override.c keeps its record.
+        strong = [ad for ad, n in syms.items() if n == 'weak_default']
+        self.assertEqual(len(strong), 1)
+        self.assertIn(strong[0] + 4, after.values())
+        # Once done, a second pass changes nothing.
+        once = read(exe)
+        self.assertEqual(rmc('--linked', exe).returncode, 0)
+        self.assertEqual(read(exe), once)
+        # A relocation of the table between two records: refused, the
+        # file left as it is.
+        m = re.search(r'\]\s+\.rela\.dyn\s+RELA\s+[0-9a-f]+\s+([0-9a-f]+)\s+([0-9a-f]+)',
+                      a.sections(exe))
+        roff, rsize = int(m.group(1), 16), int(m.group(2), 16)
+        data = bytearray(read(exe))
+        first = min(after)
+        for e in range(roff, roff + rsize, 24):
+            if int.from_bytes(data[e:e + 8], 'little') == first:
+                data[e:e + 8] = (first + 1).to_bytes(8, 'little')
+                break
+        else:
+            self.fail('no relocation of the table in .rela.dyn')
+        bad = exe + '.bad'
+        with open(bad, 'wb') as f:
+            f.write(data)
+        p = rmc('--linked', bad)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('between two records', p.stderr)
+        self.assertEqual(read(bad), bytes(data))
 
     def test_entry_not_nops_refused(self):
         a = self.a
