@@ -1095,7 +1095,7 @@ static long mark_overridden(struct rmc *r, unsigned char *out,
 				continue;
 			if ((rel.offset - start) % l->addr_size) {
 				free(dead);
-				return rmc_fail(r, "a relocation of the record table between two records");
+				return rmc_fail(r, "a table relocation between two records");
 			}
 			rec = (u64)rel.addend;
 			if (!bsearch(&rec, dead, ndead, sizeof(*dead), u64_cmp))

@@ -587,8 +587,9 @@ int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 		return -EINVAL;
 	/*
 	 * An ops registered before the region is ready (the tracers' boot
-	 * self-tests, on 6.1 with KASLR) has its sites call the shared
-	 * caller; its next registration gets a trampoline.
+	 * self-tests: before kaslr_init() on 6.1 with KASLR, before execmem
+	 * is set up on 6.12) has its sites call the shared caller; its next
+	 * registration gets a trampoline.
 	 */
 	if (!tramp_ready())
 		return -EAGAIN;
