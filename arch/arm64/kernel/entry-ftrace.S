@@ -69,13 +69,18 @@
 	str	xzr, [sp, #S_ORIG_X0]
 	.else
 	/*
-	 * PSTATE says only "kernel": user_mode() on these regs is false;
-	 * orig_x0, next to it, that the set is partial (<asm/ftrace.h>).
+	 * PSTATE says only "kernel": user_mode() on these regs is false.
+	 * On 6.12 (WITH_ARGS) orig_x0, next to it, says that the set is
+	 * partial (<asm/ftrace.h>); 6.1 reads no such mark.
 	 */
 	str	x8, [sp, #S_X8]
 	mov	x10, #PSR_MODE_EL1h
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
 	mov	x11, #FTRACE_A64_PARTIAL
 	stp	x10, x11, [sp, #S_PSTATE]
+#else
+	str	x10, [sp, #S_PSTATE]
+#endif
 	.endif
 	/* regs[29], regs[30]; then sp and pc, which follow them. */
 	stp	x29, x9, [sp, #S_FP]

@@ -47,8 +47,8 @@
 /* The callers pass the ops and the registers to the ops' function. */
 #define ARCH_SUPPORTS_FTRACE_OPS 1
 /*
- * ftrace_caller's mark in orig_x0: the pt_regs it passes holds a part of
- * the registers (see struct ftrace_regs below).  Never a direct call's
+ * ftrace_caller's mark in orig_x0 on 6.12: the pt_regs it passes holds a
+ * part of the registers (see struct ftrace_regs below).  Never a direct call's
  * target, which ftrace_regs_caller's callbacks leave there.
  */
 #define FTRACE_A64_PARTIAL	1
@@ -90,8 +90,8 @@ struct ftrace_ops;
 /*
  * What a callback gets is a struct pt_regs of the site: every general
  * register when its ops asked for them (ftrace_regs_caller), otherwise
- * x0-x8, fp, lr, sp, pc and PSTATE only (ftrace_caller), and then
- * orig_x0 says so (FTRACE_A64_PARTIAL).  6.1 lets users reach it as
+ * x0-x8, fp, lr, sp, pc and PSTATE only (ftrace_caller), and then, on
+ * 6.12, orig_x0 says so (FTRACE_A64_PARTIAL).  6.1 lets users reach it as
  * fregs->regs; 6.12 (with DYNAMIC_FTRACE_WITH_ARGS) hides it behind an
  * opaque struct ftrace_regs, and <linux/ftrace_regs.h> wraps the same
  * pt_regs.
