@@ -17,9 +17,9 @@ H := harness
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
 	@echo "make shell [ARCH=..] [FLAVOR=..]   interactive shell in the same VM"
-	@echo "make check                         host tests, KUnit, ftracetest (CI subset)"
-	@echo "make check-full                    the same with every ftracetest case"
-	@echo "make check-612                     make check's streams on Linux 6.12, against stock 6.12"
+	@echo "make check                         host tests; KUnit, ftracetest and more on 6.1 and 6.12, x86_64 and arm64"
+	@echo "make check-full                    the same, and the variants (clang, nodyn, fp) and 32-bit arm"
+	@echo "make check-612                     make check's streams on Linux 6.12 alone, with make stress short"
 	@echo "make ftt ARCH=.. CASES=..          chosen ftracetest cases in one boot (CASES=test.d/ftrace-core/X.tc,...)"
 	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
 	@echo "make lint [ARCH=..]                sparse, coccinelle and the layer check on the core's files (make check runs sparse and layers)"
@@ -57,10 +57,10 @@ check: setup
 check-full: setup
 	@$(H)/check.sh full
 
-# make check's streams on Linux 6.12, judged against stock 6.12
+# make check's streams on Linux 6.12 alone, judged against stock 6.12
 # (docs/testing.md, "Linux 6.12").
 check-612: setup
-	@BASE=6.12 $(H)/check.sh
+	@BASES=6.12 BASE=6.12 $(H)/check.sh
 
 # sparse on the core's files of ARCH's kernel, then the kernel's coccinelle
 # scripts on them.

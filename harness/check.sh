@@ -2,52 +2,62 @@
 # check.sh [full]: everything `make check` runs, never stopping at the first
 # failure; the last line is "N passed, N failed, N skipped".
 #
-# Four streams run side by side, each printing its lines with its name in
-# front ([host], [arm64], [x86_64], [arm]):
+# Streams run side by side, each printing its lines with its name in
+# front ([host], [arm64], [x86_64], [arm64-6.12], [x86_64-6.12], [arm]):
 #   host    host tests (harness/tests, scripts/ tests when present), the
-#           names of 6.1's ftrace.c that the tree uses (harness/symbols.py),
-#           the spin models of the patch protocols (harness/model.sh) and
-#           the patch series without its builds (harness/series-check.sh,
-#           QUICK=1).
-#   ARCH    for each arch in ARCHES: wait for its kernel (FLAVOR, default
-#           ours; KASLR and the distro fragment are in the default config),
-#           run sparse on the core's files (harness/lint.sh), then boot it:
+#           names of each base's ftrace.c that its tree uses
+#           (harness/symbols.py), the spin models of the patch protocols
+#           (harness/model.sh) and the 6.1 patch series without its builds
+#           (harness/series-check.sh, QUICK=1).
+#   ARCH    for each base in BASES (6.1 and 6.12) and each arch in
+#           ARCHES (x86_64 and arm64): wait for its kernel (FLAVOR,
+#           default ours; KASLR and the distro fragment are in the
+#           default config), run sparse on the core's files
+#           (harness/lint.sh), then boot it:
 #             1. KUnit, the tracers' boot self-tests and upstream's
-#                ftracetest cases (every directory of test.d but
-#                ftrace-core; the CI subset of
+#                ftracetest cases of that base (every directory of test.d
+#                but ftrace-core; the CI subset of
 #                expectations/ftt-subset.ARCH where one exists),
 #                with available_filter_functions, judged against
-#                expectations/ARCH.txt and functions.ARCH.txt;
+#                the base's expectations/ ARCH.txt and functions.ARCH.txt;
 #             2. the project's cases (test.d/ftrace-core) and the benchmark
 #                program's smoke run;
-#             3. the ftrace boot parameters (harness=bootcheck), and
-#                make diff's tracefs scenarios against what 6.1 printed
-#                (harness/diff.sh ARCH ours; ours only);
+#             3. the ftrace boot parameters (harness=bootcheck), and on
+#                6.1 make diff's tracefs scenarios against what 6.1
+#                printed (harness/diff.sh ARCH ours; ours only);
 #             4. the livepatch selftests where expected;
-#             5. make stress's short form (ours only).
-#           With "full", x86_64 then also builds and boots the kernel
-#           without DYNAMIC_FTRACE (VARIANT=nodyn) and the one with the
-#           frame-pointer unwinder (VARIANT=fp, one vCPU), and arm64 the
-#           one built with clang 16 as Android builds it (VARIANT=clang).
-#           The default x86_64 kernels have the distro mitigations and IBT
-#           on (configs/distro-x86_64.config).
-#   arm     for each arch in SMOKE_ARCHES (default arm): build, boot,
-#           smoke test.
+#             5. make stress's short form (ours; on 6.12 only in make
+#                check-612, which runs 6.12 alone).
+#           With "full", x86_64 on 6.1 then also builds and boots the
+#           kernel without DYNAMIC_FTRACE (VARIANT=nodyn) and the one with
+#           the frame-pointer unwinder (VARIANT=fp, one vCPU), and arm64
+#           the one built with clang 16 as Android builds it
+#           (VARIANT=clang).  The default x86_64 kernels have the distro
+#           mitigations and IBT on (configs/distro-x86_64.config).
+#   arm     for each arch in SMOKE_ARCHES (make check-full: arm; make
+#           check: none): build, boot, smoke test (6.1).
 # Then the layers of the core (harness/layers.py) in every kernel of ours
 # built: no file refers to a file above it.
 #
 # The kernels build one after another in the background from the start, at
-# the lowest CPU priority, arm64 first (its guests run longest); each
-# stream waits only for its own.  Every guest has a timeout of at least
+# the lowest CPU priority, 6.1 before 6.12 and arm64 before x86_64 (arm64's
+# guests run longest, and the last kernel's stream is the run's tail);
+# each stream waits only for its own.  Every guest has a timeout of at least
 # twice the time it was measured to take on a loaded 2-core machine
 # (docs/testing.md, "CI"); a guest that uses more than half of it is listed
 # at the end.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-# BASE=6.12 (make check-612) runs the same streams on Linux 6.12, judged
-# against stock 6.12 (expectations/6.12/): the host stream without the
-# 6.1 series, and no 32-bit arm, make diff or check-full variants.
+# BASES (default "6.1 6.12"): the bases whose kernels the run builds and
+# boots, each arch stream on one base.  On 6.12 the streams are judged
+# against stock 6.12 (expectations/6.12/) and have no make diff (its
+# recorded output is 6.1's) or check-full variants; with 6.1 beside it,
+# 6.12's streams also leave make stress's short run to make check-612
+# (BASES=6.12), which runs it.
 full=${1:-}
+bases=${BASES:-6.1 6.12}
+for b in $bases; do (set_base "$b") || exit 1; done
+has_base() { [[ " $bases " == *" $1 "* ]]; }
 # Kernel parameters of the boot-parameter check (core review, finding 9).
 bootcheck_append='ftrace=function ftrace_filter=vfs_read,no_such_fn_xyz ftrace_notrace=no_such_fn_abc,vfs_write'
 flavor=${FLAVOR:-ours}
@@ -93,7 +103,10 @@ fail_result() {
 	printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$1"
 }
 
-"$top/harness/kernel.sh" unpack > "$build/logs/unpack.log" 2>&1 || tail "$build/logs/unpack.log"
+for b in $bases; do
+	BASE=$b "$top/harness/kernel.sh" unpack > "$build/logs/unpack-$b.log" 2>&1 ||
+		tail "$build/logs/unpack-$b.log"
+done
 
 # The kernels of the run, built in the background one after another at the
 # lowest CPU priority: the builds take the CPU time that the host tests
@@ -103,21 +116,34 @@ arches=${ARCHES:-x86_64 arm64}
 has_arch() { [[ " $arches " == *" $1 "* ]]; }
 bq="$build/buildq"
 rm -rf "$bq"; mkdir -p "$bq"
+# Each spec is BASE:ARCH:NAME:VARIANT; the order is the order of the
+# builds: base by base, arm64 first (its guests run longest), then
+# x86_64, other arches, check-full's variants and the smoke-tested arches
+# (32-bit arm, check-full only unless SMOKE_ARCHES says otherwise).
 specs=
-for arch in arm64 x86_64; do has_arch "$arch" && specs="$specs $arch:$(kname "$arch" "$flavor"):"; done
-for arch in $arches; do
-	case "$arch" in arm64|x86_64) ;; *) specs="$specs $arch:$(kname "$arch" "$flavor"):" ;; esac
+for b in $bases; do
+	set_base "$b"
+	for arch in arm64 x86_64; do has_arch "$arch" && specs="$specs $b:$arch:$(kname "$arch" "$flavor"):"; done
+	for arch in $arches; do
+		case "$arch" in arm64|x86_64) ;; *) specs="$specs $b:$arch:$(kname "$arch" "$flavor"):" ;; esac
+	done
 done
-if [ "$full" = full ] && has_arch x86_64; then
-	specs="$specs x86_64:x86_64-$flavor-nodyn:nodyn x86_64:x86_64-$flavor-fp:fp"
+set_base "${bases%% *}"
+if [ "$full" = full ] && has_base 6.1 && has_arch x86_64; then
+	specs="$specs 6.1:x86_64:x86_64-$flavor-nodyn:nodyn 6.1:x86_64:x86_64-$flavor-fp:fp"
 fi
-if [ "$full" = full ] && has_arch arm64; then specs="$specs arm64:arm64-$flavor-clang:clang"; fi
-[ "$BASE" = 6.1 ] || SMOKE_ARCHES=${SMOKE_ARCHES-}
-for arch in ${SMOKE_ARCHES-arm}; do specs="$specs $arch:$(kname "$arch" "$flavor"):"; done
+if [ "$full" = full ] && has_base 6.1 && has_arch arm64; then
+	specs="$specs 6.1:arm64:arm64-$flavor-clang:clang"
+fi
+smoke_arches=
+if [ "$full" = full ] && has_base 6.1; then smoke_arches=arm; fi
+smoke_arches=${SMOKE_ARCHES-$smoke_arches}
+has_base 6.1 || smoke_arches=
+for arch in $smoke_arches; do specs="$specs 6.1:$arch:$(set_base 6.1; kname "$arch" "$flavor"):"; done
 (
 	for spec in $specs; do
-		IFS=: read -r arch name variant <<< "$spec"
-		VARIANT=$variant nice -n 19 "$top/harness/kernel.sh" "$arch" "$flavor" \
+		IFS=: read -r b arch name variant <<< "$spec"
+		BASE=$b VARIANT=$variant nice -n 19 "$top/harness/kernel.sh" "$arch" "$flavor" \
 			> "$build/logs/kernel-$name.log" 2>&1
 		echo $? > "$bq/$name.rc.tmp" && mv "$bq/$name.rc.tmp" "$bq/$name.rc"
 	done
@@ -208,9 +234,14 @@ guest_run() {
 }
 
 host_stream() {
+	local b
 	host_suite harness-check python3 "$top/harness/tests/run.py"
-	# Every name of 6.1's ftrace.c that the rest of the tree uses is ours too.
-	host_suite ftrace-symbols python3 "$top/harness/symbols.py" "$base" "$top"
+	# Every name of each base's ftrace.c that the rest of its tree uses
+	# is ours too.
+	for b in $bases; do
+		set_base "$b"
+		host_suite "ftrace-symbols$base_suffix" python3 "$top/harness/symbols.py" "$base" "$top"
+	done
 	# The patch protocols, model-checked by spin (harness/model/, about a
 	# minute).
 	host_suite model "$top/harness/model.sh"
@@ -223,19 +254,24 @@ host_stream() {
 	# and boot parameters (make series-check also applies it with git am
 	# and builds every step).
 	# (The series of 6.1 only: harness/series.py does not make 6.12's.)
-	[ "$BASE" = 6.1 ] && host_suite series env QUICK=1 "$top/harness/series-check.sh"
+	if has_base 6.1; then
+		set_base 6.1
+		host_suite series env QUICK=1 "$top/harness/series-check.sh"
+	fi
 }
 
+# arch_stream BASE ARCH: every step of one kernel of the run.
 arch_stream() {
-	local arch=$1 name ftt subset
+	local arch=$2 name ftt subset
+	set_base "$1"
 	name=$(kname "$arch" "$flavor")
 	echo "== $name: kernel"
 	kernel_ready "$name" || return
 	# sparse on the core's files of this build (harness/lint.sh).
-	[ "$flavor" = ours ] && host_suite "sparse-$arch" "$top/harness/lint.sh" "$arch"
+	[ "$flavor" = ours ] && host_suite "sparse-$arch$base_suffix" "$top/harness/lint.sh" "$arch"
 	# The porting guide's skeleton back end compiles against this tree
 	# (W=1), and is checkpatch and kernel-doc clean (harness/skeleton.sh).
-	[ "$flavor" = ours ] && host_suite "skeleton-$arch" "$top/harness/skeleton.sh" "$arch"
+	[ "$flavor" = ours ] && host_suite "skeleton-$arch$base_suffix" "$top/harness/skeleton.sh" "$arch"
 
 	# 1. KUnit, the boot self-tests and upstream's cases (every directory
 	# of test.d but ftrace-core).
@@ -288,7 +324,8 @@ arch_stream() {
 	# 5. make stress's short form on our kernel: tracers, filters,
 	# instances and modules churning under load, then malformed writes
 	# (harness/stress.sh).  Upstream's baseline is in docs/testing.md.
-	if [ "$flavor" = ours ]; then
+	# On 6.12 only when 6.1 is not in the run (make check-612).
+	if [ "$flavor" = ours ] && { [ "$BASE" = 6.1 ] || ! has_base 6.1; }; then
 		echo "== $name: stress (short)"
 		host_suite "stress-$name" env STRESS_BUILT=1 "$top/harness/stress.sh" "$arch" "$flavor" short
 		grep -E '^(ok|FAIL|     stress|stress:)' "$build/logs/host-stress-$name.log" | sed 's/^/   /'
@@ -350,6 +387,7 @@ x86_64_variants() {
 # arm, whose call sites our recordmcount records.  SMOKE_ARCHES= skips them.
 smoke_stream() {
 	local arch=$1
+	set_base 6.1
 	echo "== $(kname "$arch" "$flavor"): build, boot, smoke test"
 	# smoke.sh runs kernel.sh itself, a no-op once the background build is done.
 	wait_kernel "$(kname "$arch" "$flavor")"
@@ -369,11 +407,17 @@ stream() {
 }
 rm -f "$build/logs/guest-times"
 stream host host_stream
-for arch in arm64 x86_64; do has_arch "$arch" && stream "$arch" arch_stream "$arch"; done
-for arch in $arches; do
-	case "$arch" in arm64|x86_64) ;; *) stream "$arch" arch_stream "$arch" ;; esac
+for spec in $specs; do
+	IFS=: read -r b arch name variant <<< "$spec"
+	# One stream per base and arch (the variants run in the 6.1 stream
+	# of their arch; the smoke-tested arches have their own).
+	[ -z "$variant" ] || continue
+	[[ " $smoke_arches " == *" $arch "* ]] && continue
+	tag=$arch
+	[ "$b" = 6.1 ] || tag=$arch-$b
+	stream "$tag" arch_stream "$b" "$arch"
 done
-for arch in ${SMOKE_ARCHES-arm}; do stream "$arch" smoke_stream "$arch"; done
+for arch in $smoke_arches; do stream "$arch" smoke_stream "$arch"; done
 for p in "${pids[@]}"; do wait "$p"; done
 wait "$bq_pid"
 
@@ -381,7 +425,7 @@ wait "$bq_pid"
 # every kernel of ours this run built: one result per file and kernel.
 if [ "$flavor" = ours ]; then
 	kdirs=$(for spec in $specs; do
-		IFS=: read -r arch name variant <<< "$spec"
+		IFS=: read -r b arch name variant <<< "$spec"
 		[ "$(cat "$bq/$name.rc" 2>/dev/null)" = 0 ] && echo "$build/kernel/$name"
 	done)
 	echo "== layers of the core"

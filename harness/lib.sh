@@ -9,28 +9,33 @@ build="$top/build"
 # harness/BASE_VERSION-6.12), patch series (patches/series,
 # patches/6.12/series: $pdir), config overrides (configs/BASE/),
 # expectations (expectations/BASE/) and build names (kname).
-BASE=${BASE:-6.1}
-case "$BASE" in
-6.1|6.12) ;;
-*) echo "$(basename "$0"): BASE must be 6.1 or 6.12, not '$BASE'" >&2; exit 1 ;;
-esac
-export BASE
-base_tar=/usr/src/linux-source-$BASE.tar.xz
-base="$build/base/linux-source-$BASE"	# pristine, never written after unpacking
-if [ "$BASE" = 6.1 ]; then
-	verified_version=$(cat "$top/harness/BASE_VERSION")
-	# Where the recorded results of the unmodified kernel live.
-	expdir="$top/expectations"
-	# Appended to every build name (kname): none for 6.1.
-	base_suffix=
-	# The series for this base: patches/series (the 6.1 backport).
-	pdir="$top/patches"
-else
-	verified_version=$(cat "$top/harness/BASE_VERSION-$BASE")
-	expdir="$top/expectations/$BASE"
-	base_suffix=-$BASE
-	pdir="$top/patches/$BASE"
-fi
+# set_base B: the settings of base B (make check runs both bases, a
+# stream each, switching base in its subshell).
+set_base() {
+	case "$1" in
+	6.1|6.12) ;;
+	*) echo "$(basename "$0"): BASE must be 6.1 or 6.12, not '$1'" >&2; exit 1 ;;
+	esac
+	BASE=$1
+	export BASE
+	base_tar=/usr/src/linux-source-$BASE.tar.xz
+	base="$build/base/linux-source-$BASE"	# pristine, never written after unpacking
+	if [ "$BASE" = 6.1 ]; then
+		verified_version=$(cat "$top/harness/BASE_VERSION")
+		# Where the recorded results of the unmodified kernel live.
+		expdir="$top/expectations"
+		# Appended to every build name (kname): none for 6.1.
+		base_suffix=
+		# The series for this base: patches/series (the 6.1 backport).
+		pdir="$top/patches"
+	else
+		verified_version=$(cat "$top/harness/BASE_VERSION-$BASE")
+		expdir="$top/expectations/$BASE"
+		base_suffix=-$BASE
+		pdir="$top/patches/$BASE"
+	fi
+}
+set_base "${BASE:-6.1}"
 # VARIANT=clang builds with Debian 12's LLVM 16 from here.
 llvm=/usr/lib/llvm-16/bin/
 # Every compile of the harness goes through one ccache; paths under the

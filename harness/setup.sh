@@ -7,7 +7,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 stamp_dir="$top/build/setup"
 mkdir -p "$stamp_dir"
 
-pkgs=(linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+# Both bases (harness/lib.sh: BASE), which make check builds.
+pkgs=(linux-source-6.1 linux-source-6.12 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       qemu-system-x86 qemu-system-arm busybox-static
       flex bison bc libelf-dev libssl-dev cpio ccache python3
       xz-utils rsync kmod dwarves perl file binutils-aarch64-linux-gnu
@@ -23,9 +24,6 @@ pkgs=(linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       spin	# harness/model.sh
       clang-16 lld-16 llvm-16	# VARIANT=clang kernels (harness/lib.sh: toolchain)
       trace-cmd linux-perf)	# the clients in the guests (harness/clients-root.sh)
-
-# Another base (BASE=6.12, harness/lib.sh): its Debian source package too.
-[ "${BASE:-6.1}" = 6.1 ] || pkgs+=("linux-source-$BASE")
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -110,5 +108,5 @@ if [ ! -f "$clients/.done" ] && [ "$(dpkg --print-architecture)" = amd64 ]; then
 	rm -rf "$tmp"
 fi
 
-ls /usr/src/linux-source-6.1.tar.xz "/usr/src/linux-source-${BASE:-6.1}.tar.xz" >/dev/null
+ls /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.12.tar.xz >/dev/null
 echo "setup: ok"

@@ -17,7 +17,11 @@
 
 #include "ftrace_core.h"
 
+#ifndef FTRACE_KBASE_612
+/* How many sites have a direct target: 6.1's fgraph.c reads it. */
 int ftrace_direct_func_count;
+#endif
+
 static void direct_call(unsigned long ip, unsigned long pip,
 			struct ftrace_ops *ops, struct ftrace_regs *fregs)
 {
@@ -46,7 +50,9 @@ static struct ftrace_ops direct_ops = {
 static void direct_publish(struct ftrace_hash *old, struct ftrace_hash *new)
 {
 	rcu_assign_pointer(ftrace_direct_hash, new);
+#ifndef FTRACE_KBASE_612
 	ftrace_direct_func_count = new->count;
+#endif
 	ftrace_hash_free_rcu(old);
 }
 
