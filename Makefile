@@ -1,10 +1,9 @@
-# Dynamic ftrace from scratch, on Linux 6.1.y: build, boot, test, compare.
-# Everything generated goes under build/.  See README.md.
+# Dynamic ftrace from scratch, on Linux 6.1.y and 6.12.y: build, boot,
+# test, compare.  Everything generated goes under build/.  See README.md.
 ARCH ?= x86_64
 FLAVOR ?= ours
-# The kernel base: 6.1 (the default) or 6.12 (FLAVOR=ours on x86_64 only
-# so far: the kernel, initramfs, run, shell, ftt and expectations targets
-# take it).
+# The kernel base of the one-kernel targets: 6.1 (the default) or 6.12
+# (FLAVOR=ours on x86_64 and arm64).  make check runs both (BASES).
 # The scripts read it from the environment (harness/lib.sh).
 export BASE ?= 6.1
 export JOBS ?= 3

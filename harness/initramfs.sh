@@ -36,34 +36,33 @@ ln -s busybox "$root/bin/sh"
 # ftbench, the in-guest benchmark (make bench; make check runs it once).
 # (Not for arm, which has no static C library installed and is only smoke-tested.)
 case "$arch" in x86_64) cc=gcc ;; arm64) cc=aarch64-linux-gnu-gcc ;; *) cc= ;; esac
+# guest_prog NAME SRC [DEP...]: build/bench/NAME-ARCH, a static program
+# for the guest compiled from SRC when it or a DEP is newer, installed as
+# /harness/NAME.  Written to a temporary file first: two streams of make
+# check (6.1 and 6.12, one arch) may build it at the same time.
+guest_prog() {
+	local name=$1 src=$2 bin="$build/bench/$1-$arch" f
+	shift
+	for f in "$@"; do
+		if [ ! -x "$bin" ] || [ "$f" -nt "$bin" ]; then
+			$cc -static -O2 -Wall -Wextra -Werror -o "$bin.$$" "$src" || return 1
+			mv "$bin.$$" "$bin"
+			break
+		fi
+	done
+	install -m 755 "$bin" "$root/harness/$name"
+}
 if [ -n "$cc" ]; then
 	mkdir -p "$build/bench"
-	bench_bin="$build/bench/ftbench-$arch"
-	if [ ! -x "$bench_bin" ] || [ "$top/harness/guest/ftbench.c" -nt "$bench_bin" ]; then
-		$cc -static -O2 -Wall -Wextra -Werror -o "$bench_bin" "$top/harness/guest/ftbench.c"
-	fi
-	install -m 755 "$bench_bin" "$root/harness/ftbench"
+	g="$top/harness/guest"
+	guest_prog ftbench "$g/ftbench.c"
 	# bpfkmulti attaches a BPF kprobe_multi program (harness/ftt/bpf-kprobe-multi.tc).
-	kmulti_bin="$build/bench/bpfkmulti-$arch"
-	if [ ! -x "$kmulti_bin" ] || [ "$top/harness/guest/bpfkmulti.c" -nt "$kmulti_bin" ] ||
-		[ "$top/harness/guest/bpfraw.h" -nt "$kmulti_bin" ]; then
-		$cc -static -O2 -Wall -Wextra -Werror -o "$kmulti_bin" "$top/harness/guest/bpfkmulti.c"
-	fi
-	install -m 755 "$kmulti_bin" "$root/harness/bpfkmulti"
+	guest_prog bpfkmulti "$g/bpfkmulti.c" "$g/bpfraw.h"
 	# textpoke prints perf's text_poke records (harness/ftt/text-poke-records.tc).
-	poke_bin="$build/bench/textpoke-$arch"
-	if [ ! -x "$poke_bin" ] || [ "$top/harness/guest/textpoke.c" -nt "$poke_bin" ]; then
-		$cc -static -O2 -Wall -Wextra -Werror -o "$poke_bin" "$top/harness/guest/textpoke.c"
-	fi
-	install -m 755 "$poke_bin" "$root/harness/textpoke"
+	guest_prog textpoke "$g/textpoke.c"
 	# bpftramp attaches BPF fentry/fexit programs (harness/ftt-btf).
 	if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$out/.config"; then
-		bpf_bin="$build/bench/bpftramp-$arch"
-		if [ ! -x "$bpf_bin" ] || [ "$top/harness/guest/bpftramp.c" -nt "$bpf_bin" ] ||
-			[ "$top/harness/guest/bpfraw.h" -nt "$bpf_bin" ]; then
-			$cc -static -O2 -Wall -Wextra -Werror -o "$bpf_bin" "$top/harness/guest/bpftramp.c"
-		fi
-		install -m 755 "$bpf_bin" "$root/harness/bpftramp"
+		guest_prog bpftramp "$g/bpftramp.c" "$g/bpfraw.h"
 	fi
 fi
 # make stress: its guest script, the malformed-write program and our test
@@ -71,11 +70,7 @@ fi
 # kernel outside the source tree.
 install -m 755 "$top/harness/guest/stress.sh" "$root/harness/stress.sh"
 if [ -n "$cc" ] && [ -f "$top/harness/guest/tfuzz.c" ]; then
-	fuzz_bin="$build/bench/tfuzz-$arch"
-	if [ ! -x "$fuzz_bin" ] || [ "$top/harness/guest/tfuzz.c" -nt "$fuzz_bin" ]; then
-		$cc -static -O2 -Wall -Wextra -Werror -o "$fuzz_bin" "$top/harness/guest/tfuzz.c"
-	fi
-	install -m 755 "$fuzz_bin" "$root/harness/tfuzz"
+	guest_prog tfuzz "$top/harness/guest/tfuzz.c"
 fi
 # module_dir NAME: copy harness/modules/NAME where it is built for this
 # kernel; print that directory.

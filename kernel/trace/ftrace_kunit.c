@@ -1501,11 +1501,16 @@ static void tramp_listed_through_wait(struct kunit *test)
 		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
 		return;
 	}
-	/* 64 looks after the move, or five seconds: then let the wait end. */
+	/*
+	 * Half a second of looks after the move (long enough for the waits
+	 * before the one for tasks, and for that one to start), within five
+	 * seconds in all: then let the wait end.
+	 */
 	until = jiffies + 5 * HZ;
-	while (moved < 64 && !completion_done(&u.done) && time_before(jiffies, until)) {
+	while (!completion_done(&u.done) && time_before(jiffies, until)) {
 		if (site_target_now(ip) != tramp) {
-			moved++;
+			if (!moved++ && time_before(jiffies + HZ / 2, until))
+				until = jiffies + HZ / 2;
 			known += is_ftrace_trampoline(tramp);
 		}
 		/* Preemption, not a sleep: the wait still counts this task. */
