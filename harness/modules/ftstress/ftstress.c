@@ -86,8 +86,9 @@ static int ftstress_ops_add(unsigned int n)
 	for (; ftstress_nops < n; ftstress_nops++) {
 		ops = &ftstress_ops[ftstress_nops];
 		ops->func = ftstress_ops_call;
-		ip = ftrace_location((unsigned long)ftstress_table[ftstress_nops]);
-		ret = ip ? ftrace_set_filter_ip(ops, ip, 0, 0) : -ENOENT;
+		/* The function's address: the core finds its call site. */
+		ip = (unsigned long)ftstress_table[ftstress_nops];
+		ret = ftrace_set_filter_ip(ops, ip, 0, 0);
 		if (!ret)
 			ret = register_ftrace_function(ops);
 		if (ret) {
