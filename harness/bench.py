@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench.py ARCH: ours against upstream 6.1, side by side, under -icount.
+"""bench.py ARCH: ours against upstream, side by side, under -icount.
 
 Builds both kernels from the same config, boots each with
 -icount shift=0,sleep=off (guest time = instructions), runs the in-guest
@@ -8,7 +8,7 @@ to build/bench/ARCH.json as well.  RUNS=2 boots each kernel twice and
 reports how far the runs differ.  FLAVOR=wip benchmarks the work in
 progress instead of ours; VARIANT=NAME benchmarks both kernels built with
 configs/variant-NAME.config (VARIANT=fp: x86_64 with the frame-pointer
-unwinder).
+unwinder).  BASE=6.12 benchmarks both on Linux 6.12 (build/bench/ARCH-6.12.json).
 """
 import datetime
 import json
@@ -52,6 +52,8 @@ LABELS = {
         ('getppid(), function tracer on all, tracing_on 0', 'instr/call'),
     'syscall_function_all_plus_filtered_instance':
         ('getppid(), + instance filtered to 1 other fn', 'instr/call'),
+    'syscall_function_all_plus_100_ops':
+        ('getppid(), + 100 ops on module functions', 'instr/call'),
     'syscall_function_graph_all': ('getppid(), function_graph on all', 'instr/call'),
     'events_all_on': ('every trace event on (jump labels)', 'instr'),
     'events_all_off': ('every trace event off (jump labels)', 'instr'),
@@ -66,7 +68,8 @@ ORDER = ['records', 'record_bytes_per_record', 'ftrace_init_span', 'ftrace_init_
          'read_available_filter_functions', 'read_available_filter_functions_modules',
          'set_filter_glob_lock_modules',
          'syscall_tracing_off', 'syscall_function_all', 'syscall_function_all_tracing_off',
-         'syscall_function_all_plus_filtered_instance', 'syscall_function_graph_all',
+         'syscall_function_all_plus_filtered_instance', 'syscall_function_all_plus_100_ops',
+         'syscall_function_graph_all',
          'events_all_on', 'events_all_off']
 
 # The first and the last line ftrace_init() prints, per flavor.
@@ -96,7 +99,7 @@ def boot(arch, flavor):
     run([os.path.join(TOP, 'harness/qemu.sh'), arch, flavor, 'bench'], env=env,
         stdout=subprocess.DEVNULL)
     variant = os.environ.get('VARIANT')
-    name = f'{arch}-{flavor}' + (f'-{variant}' if variant else '')
+    name = f'{arch}-{flavor}' + (f'-{variant}' if variant else '') + base_suffix()
     log = os.path.join(TOP, 'build/logs', f'{name}-bench.log')
     lines = list(console_lines(log))
     got, err, done = parse_bench(lines)
@@ -116,6 +119,12 @@ def boot(arch, flavor):
             if start is not None:
                 got['ftrace_init_span'] = stamp(m) - start
     return got
+
+
+def base_suffix():
+    """What harness/lib.sh's kname appends for BASE: nothing for 6.1."""
+    base = os.environ.get('BASE', '6.1')
+    return '' if base == '6.1' else f'-{base}'
 
 
 def fmt(v):
@@ -157,6 +166,8 @@ def main():
 
     when = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
     variant = f' VARIANT={os.environ["VARIANT"]}' if os.environ.get('VARIANT') else ''
+    if base_suffix():
+        variant += f' BASE={os.environ["BASE"]}'
     print(f'\nmake bench ARCH={arch}{variant}  ({when}; QEMU TCG -icount shift=0,sleep=off, '
           f'{os.environ.get("SMP", "1")} vCPU, {runs} run(s) per kernel; '
           f'guest ns = instructions, plus idle time skipped)\n')
@@ -172,10 +183,10 @@ def main():
         if runs > 1:
             line += f' {r["spread"] * 100:6.2f}%'
         print(line)
-    out = os.path.join(TOP, 'build/bench', f'{arch}.json')
+    out = os.path.join(TOP, 'build/bench', f'{arch}{base_suffix()}.json')
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, 'w') as f:
-        json.dump({'arch': arch, 'date': when, 'runs': runs, 'flavor': ours,
+        json.dump({'arch': arch, 'base': os.environ.get('BASE', '6.1'), 'date': when, 'runs': runs, 'flavor': ours,
                    'rows': rows, 'raw': results}, f, indent=1)
     print(f'\nwritten: {os.path.relpath(out, TOP)}')
     missing = [m for m in BENCH_METRICS if m not in us]

@@ -388,6 +388,19 @@ int main(int argc, char **argv)
 	if (rmdir(T "instances/bench"))
 		die("rmdir instance");
 
+	/*
+	 * ... and with 100 more ops, each on one function of a module that
+	 * getppid() never calls (BPF programs or probes elsewhere): what they
+	 * cost a call they are not on.
+	 */
+	if (system("insmod /harness/ftstress.ko"))
+		die("loading ftstress");
+	puts_file("/sys/module/ftstress/parameters/ops", "100");
+	metric("syscall_function_all_plus_100_ops", per_call(), "ns/call");
+	puts_file("/sys/module/ftstress/parameters/ops", "0");
+	if (system("rmmod ftstress"))
+		die("unloading ftstress");
+
 	puts_file(T "current_tracer", "nop");
 
 	puts_file(T "current_tracer", "function_graph");
