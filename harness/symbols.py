@@ -10,8 +10,11 @@ that only declares the name (a prototype, an extern) or defines its own
 copy (an arch overriding a __weak hook) does not need it.
 
 Each needed name must be defined by our side (TOP): a global definition in
-kernel/trace/ftrace_*.c, or a static inline function or macro in a header
-we ship or patch.  Names that merely share a spelling with unrelated code
+kernel/trace/ftrace_*.c (those the base takes: patches[/BASE]/overlay-skip
+lists the others), or a static inline function or macro in a header we
+ship or patch.  A needed function that ftrace.c defines must have, in one
+of our definitions, the same signature: return type and parameter types,
+parameter names and qualifiers such as notrace or __init aside.  Names that merely share a spelling with unrelated code
 are listed in HOMONYMS below, each with the files where it appears; the
 test fails if such a name turns up anywhere else, so the list cannot hide
 a new user.
@@ -223,15 +226,81 @@ def scan_tree(base, names, skip):
     return users, overriders
 
 
+# Words of a function's head that are not part of its type.
+QUALIFIERS = {'static', 'inline', '__always_inline', 'notrace', '__init', '__weak',
+              'noinline', '__maybe_unused', 'asmlinkage', '__visible', 'extern',
+              '__cold', '__init_or_module', '__noreturn', '__must_check',
+              'nokprobe_inline', '__used', '__ref', '__kprobes'}
+TYPE_WORDS = {'void', 'char', 'short', 'int', 'long', 'unsigned', 'signed', 'bool',
+              '_Bool', 'float', 'double', 'struct', 'enum', 'union', 'const', '*'}
+
+
+def norm_type(text):
+    """A type written one way: single spaces, none around '*'."""
+    text = re.sub(r'__attribute__\s*\(\(.*?\)\)', ' ', text)
+    text = ' '.join(w for w in text.split() if w not in QUALIFIERS)
+    return re.sub(r'\s*\*\s*', '*', text).strip()
+
+
+def param_type(param):
+    """A parameter's type, without its name."""
+    param = ' '.join(param.split())
+    # A function pointer: "void (*func)(void)".
+    param = re.sub(r'\(\s*\*\s*[A-Za-z_]\w*\s*\)', '(*)', param)
+    m = re.match(r'^(.*[\s*])([A-Za-z_]\w*)\s*((?:\[[^\]]*\])*)$', param)
+    if m and m.group(2) not in TYPE_WORDS and m.group(1).strip() and \
+            m.group(1).split()[-1] not in ('struct', 'enum', 'union'):
+        param = m.group(1) + ('[]' if m.group(3) else '')
+    return norm_type(param)
+
+
+def signature(head, name):
+    """'RET name(P1, P2)' of a function definition's head, or None."""
+    head = ' '.join(head.split())
+    m = re.search(r'\b%s\s*\(' % re.escape(name), head)
+    if not m:
+        return None
+    depth, start, params = 1, m.end(), []
+    for i in range(m.end(), len(head)):
+        if head[i] == '(':
+            depth += 1
+        elif head[i] == ')':
+            depth -= 1
+        if depth == 1 and head[i] == ',' or depth == 0:
+            params.append(head[start:i])
+            start = i + 1
+        if depth == 0:
+            break
+    params = [param_type(x) for x in params if x.strip()]
+    return '%s %s(%s)' % (norm_type(head[:m.start()]), name, ', '.join(params))
+
+
+def base_skip(top, base):
+    """Our files the base does not take (patches[/BASE]/overlay-skip)."""
+    try:
+        mk = open(os.path.join(base, 'Makefile'), errors='replace').read()
+        ver = '.'.join(re.search(r'^%s = (\d+)' % k, mk, re.M).group(1)
+                       for k in ('VERSION', 'PATCHLEVEL'))
+    except (OSError, AttributeError):
+        return set()	# not a kernel tree (the host tests' miniature)
+    path = os.path.join(top, 'patches', 'overlay-skip' if ver == '6.1' else ver + '/overlay-skip')
+    if not os.path.exists(path):
+        return set()
+    return {ln.strip() for ln in open(path) if ln.strip() and not ln.startswith('#')}
+
+
 def our_definitions(top, base):
     """Global definitions of our core, plus inlines and macros of the
     headers we ship.  (The pristine headers' stubs for other configs do
-    not count: they are not ours.)  Also which names our core calls, and
-    which of its definitions are __weak."""
-    defs, calls, weak = {}, set(), set()
+    not count: they are not ours.)  Also which names our core calls, which
+    of its definitions are __weak, and the signatures of its functions."""
+    defs, calls, weak, sigs = {}, set(), set(), {}
     tdir = os.path.join(top, 'kernel/trace')
+    skip = base_skip(top, base)
     for f in sorted(os.listdir(tdir)):
         if not (f.startswith('ftrace_') and f.endswith('.c')) or 'kunit' in f:
+            continue
+        if 'kernel/trace/' + f in skip:
             continue
         text = open(os.path.join(tdir, f)).read()
         calls |= uses_in_file(text, set(IDENT.findall(text)), False)
@@ -241,6 +310,8 @@ def our_definitions(top, base):
                     defs.setdefault(name, 'kernel/trace/' + f)
                     if '__weak' in piece[1]:
                         weak.add(name)
+                    if kind == 'func':
+                        sigs.setdefault(name, set()).add(signature(piece[1], name))
     for hdr in ('include/linux/ftrace.h', 'kernel/trace/ftrace_internal.h',
                 'kernel/trace/trace.h', 'kernel/trace/ftrace_core.h'):
         path = os.path.join(top, hdr)
@@ -250,7 +321,20 @@ def our_definitions(top, base):
             for name, local, kind in defined_names(piece):
                 if kind in ('inline', 'macro'):
                     defs.setdefault(name, hdr + ' (%s)' % kind)
-    return defs, calls, weak
+    return defs, calls, weak, sigs
+
+
+def upstream_signatures(path):
+    """The signatures of the global functions ftrace.c defines (a name
+    may have several, one per config branch)."""
+    sigs = {}
+    for piece in top_level(open(path, errors='replace').read()):
+        if 'static' in piece[1].split():
+            continue
+        for name, local, kind in defined_names(piece):
+            if kind == 'func':
+                sigs.setdefault(name, set()).add(signature(piece[1], name))
+    return sigs
 
 
 def main():
@@ -261,7 +345,8 @@ def main():
     names, exports, weak = upstream_interface(old)
     names = set(names) | exports
     users, overriders = scan_tree(base, names, {'kernel/trace/ftrace.c'})
-    defs, calls, ours_weak = our_definitions(top, base)
+    defs, calls, ours_weak, our_sigs = our_definitions(top, base)
+    up_sigs = upstream_signatures(old)
     passed = failed = skipped = 0
     for name in sorted(names):
         where = sorted(users[name])
@@ -294,6 +379,12 @@ def main():
         if not why:
             print('skip %s: declared or overridden elsewhere, never used' % name)
             skipped += 1
+        elif name in defs and name in up_sigs and name in our_sigs and \
+                not up_sigs[name] & our_sigs[name]:
+            print('FAIL %s: %s; ours in %s is %s, where the base has %s'
+                  % (name, why, defs[name], ' or '.join(sorted(our_sigs[name])),
+                     ' or '.join(sorted(up_sigs[name]))))
+            failed += 1
         elif name in defs:
             print('ok   %s: %s; ours in %s' % (name, why, defs[name]))
             passed += 1

@@ -88,6 +88,17 @@ class Parse(unittest.TestCase):
         asm = "# don't\n\tlgrl %r4,used_var\n"
         self.assertEqual(symbols.uses_in_file(asm, {'used_var'}, True), {'used_var'})
 
+    def test_signature_drops_names_and_qualifiers(self):
+        head = 'static notrace int __init foo(struct ftrace_ops *ops, unsigned long addr,\n' \
+               '\tconst char * const *syms, size_t cnt, unsigned long)'
+        self.assertEqual(symbols.signature(head, 'foo'),
+                         'int foo(struct ftrace_ops*, unsigned long, const char*const*, '
+                         'size_t, unsigned long)')
+        self.assertEqual(symbols.signature('const char *bar(void)', 'bar'),
+                         'const char* bar(void)')
+        self.assertEqual(symbols.signature('int baz(struct foo)', 'baz'),
+                         'int baz(struct foo)')
+
     def test_override_is_a_definition_not_a_use(self):
         defines = set()
         used = symbols.uses_in_file(ARCH, {'hook_fn', 'unused_hook'}, False, defines)
@@ -123,6 +134,15 @@ class Tree(unittest.TestCase):
         rc, out = self.run_tree(ours)
         self.assertEqual(rc, 0, out)
 
+
+    def test_signature_must_match(self):
+        ours = OURS.replace('int used_fn(int a)', 'long used_fn(int a, int b)') + \
+            'char * __weak hook_fn(char *s) { return s; }\n' + \
+            'int match(char *s) { return !!hook_fn(s); }\n'
+        rc, out = self.run_tree(ours)
+        self.assertEqual(rc, 1)
+        self.assertIn('FAIL used_fn:', out)
+        self.assertIn('long used_fn(int, int), where the base has int used_fn(int)', out)
 
     def test_pristine_header_stub_is_not_ours(self):
         # A stub for another config in the pristine header defines nothing.
