@@ -368,6 +368,7 @@ void ftrace_hash_keep(struct ftrace_hash *hash, struct ftrace_hash *other,
 		      bool in_other);
 int ftrace_hash_add_all(struct ftrace_hash *dst, struct ftrace_hash *src);
 struct ftrace_hash *ftrace_hash_resized(struct ftrace_hash *src);
+struct ftrace_hash *ftrace_hash_take_resized(struct ftrace_hash *src);
 /* For the KUnit suites: */
 bool ftrace_hash_equal(struct ftrace_hash *a, struct ftrace_hash *b);
 void ftrace_hash_drop_range(struct ftrace_hash *hash, unsigned long start,
@@ -388,6 +389,8 @@ void ftrace_convert_block(struct ftrace_block *b);
 void ftrace_note_register_time(u64 ns);
 int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 			struct ftrace_hash *hash);
+int ftrace_ops_take_hash(struct ftrace_ops *ops, bool nt,
+			 struct ftrace_hash *hash);
 
 /* ftrace_plan.c */
 unsigned long ftrace_site_target(unsigned long ip);

@@ -77,7 +77,7 @@ static int set_text_locked(struct ftrace_ops *ops, char *text, bool reset,
 						NULL, !nt);
 	}
 	if (!ret)
-		ret = ftrace_ops_set_hash(ops, nt, hash);
+		ret = ftrace_ops_take_hash(ops, nt, hash);
 	ftrace_hash_free(hash);
 	return ret;
 }
@@ -174,7 +174,7 @@ int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
 		}
 	}
 	if (!ret)
-		ret = ftrace_ops_set_hash(ops, false, hash);
+		ret = ftrace_ops_take_hash(ops, false, hash);
 	ftrace_hash_free(hash);
 	return ret;
 }

@@ -595,9 +595,9 @@ static int publish(struct fs_iter *it)
 		return ftrace_mods_publish(it->tr, it->ops, &it->mods, it->hash,
 					   it->kind == FS_FILTER);
 	if (it->kind == FS_FILTER || it->kind == FS_NOTRACE)
-		return ftrace_ops_set_hash(it->ops, it->kind == FS_NOTRACE,
-					   it->hash);
-	new = ftrace_hash_resized(it->hash);
+		return ftrace_ops_take_hash(it->ops, it->kind == FS_NOTRACE,
+					    it->hash);
+	new = ftrace_hash_take_resized(it->hash);
 	if (!new)
 		return -ENOMEM;
 	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));

@@ -301,6 +301,41 @@ struct ftrace_hash *ftrace_hash_resized(struct ftrace_hash *src)
 	return copy_sized(src, bits_for(src->count));
 }
 
+/**
+ * ftrace_hash_take_resized - ftrace_hash_resized(), moving the entries
+ * @src: a private hash, left empty (its flags kept) unless this fails
+ *
+ * Only the new table is allocated: publishing a filter of many functions
+ * costs no allocation per function.
+ *
+ * Return: the new hash (the shared empty hash for an empty @src without
+ * flags), or NULL with @src unchanged.
+ */
+struct ftrace_hash *ftrace_hash_take_resized(struct ftrace_hash *src)
+{
+	struct ftrace_func_entry *e;
+	struct ftrace_hash *hash;
+	struct hlist_node *tmp;
+	unsigned long i;
+
+	if (ftrace_hash_empty(src) && (!src || !src->flags))
+		return &ftrace_empty_hash;
+	hash = ftrace_hash_alloc(bits_for(src->count));
+	if (!hash)
+		return NULL;
+	hash->flags = src->flags;
+	if (src == &ftrace_empty_hash)
+		return hash;
+	for (i = 0; src->count && i < (1UL << src->size_bits); i++) {
+		hlist_for_each_entry_safe(e, tmp, &src->buckets[i], hlist) {
+			hlist_del(&e->hlist);
+			src->count--;
+			hash_insert(hash, e);
+		}
+	}
+	return hash;
+}
+
 /* True if @a and @b hold the same addresses (NULL counts as empty). */
 bool ftrace_hash_equal(struct ftrace_hash *a, struct ftrace_hash *b)
 {

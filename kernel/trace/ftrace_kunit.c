@@ -58,6 +58,44 @@ static void hash_add_lookup_del(struct kunit *test)
 }
 
 /*
+ * Taking a hash moves its entries (their direct targets too) into a table
+ * sized for them and leaves it empty with its flags; an empty one without
+ * flags gives the shared empty hash.
+ */
+static void hash_take_moves(struct kunit *test)
+{
+	struct ftrace_hash *h = ftrace_hash_alloc(6), *ref, *t;
+	unsigned long ip;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_hash_take_resized(h), &ftrace_empty_hash);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_hash_take_resized(NULL), &ftrace_empty_hash);
+	for (ip = 0x2000; ip < 0x2000 + 300 * 8; ip += 8)
+		KUNIT_ASSERT_EQ(test, ftrace_hash_add(h, ip), 0);
+	ftrace_lookup_ip(h, 0x2008)->direct = 0x1234;
+	h->flags |= FTRACE_HASH_FL_MOD;
+	ref = ftrace_hash_resized(h);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+
+	t = ftrace_hash_take_resized(h);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_equal(t, ref));
+	KUNIT_EXPECT_EQ(test, t->count, 300UL);
+	KUNIT_EXPECT_EQ(test, t->size_bits, (unsigned long)fls_long(300 / 2));
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_ip(t, 0x2008)->direct, 0x1234UL);
+	KUNIT_EXPECT_TRUE(test, t->flags & FTRACE_HASH_FL_MOD);
+	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(h));
+	KUNIT_EXPECT_TRUE(test, h->flags & FTRACE_HASH_FL_MOD);
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, 0x2008));
+	/* The emptied hash takes entries again. */
+	KUNIT_EXPECT_EQ(test, ftrace_hash_add(h, 0x2008), 0);
+	KUNIT_EXPECT_EQ(test, h->count, 1UL);
+	ftrace_hash_free(t);
+	ftrace_hash_free(ref);
+	ftrace_hash_free(h);
+}
+
+/*
  * An editable copy of a one-entry hash has one bucket; filling it with a
  * glob's worth of addresses must widen the table, or every add walks one
  * long chain ("*" after a single name took seconds).
@@ -1769,6 +1807,7 @@ static struct kunit_case probe_cases[] = {
 static struct kunit_case hash_cases[] = {
 	KUNIT_CASE(hash_add_lookup_del),
 	KUNIT_CASE(hash_copy_grows),
+	KUNIT_CASE(hash_take_moves),
 	KUNIT_CASE(hash_empty_rules),
 	KUNIT_CASE(func_mapper),
 	{}

@@ -181,7 +181,7 @@ void ftrace_mods_resolve(struct list_head *mods, struct ftrace_hash *hash)
  * @tr: the trace array
  * @ops: its ops
  * @mods: the private waiting list (emptied on success)
- * @hash: the private hash
+ * @hash: the private hash (its entries move into the published one)
  * @enable: filter (true) or notrace (false)
  *
  * Words for modules that loaded since the last word are applied first.
@@ -206,7 +206,7 @@ int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
 	waiting = enable && !list_empty(mods);
 	if (waiting != !!(hash->flags & FTRACE_HASH_FL_MOD))
 		hash->flags ^= FTRACE_HASH_FL_MOD;
-	ret = ftrace_ops_set_hash(ops, !enable, hash);
+	ret = ftrace_ops_take_hash(ops, !enable, hash);
 	if (ret)
 		return ret;
 	ftrace_mods_free(mod_list(tr, enable));
@@ -245,7 +245,7 @@ static void mod_apply(struct trace_array *tr, const char *name, bool enable)
 	if (list_empty(mod_list(tr, enable)))
 		hash->flags &= ~FTRACE_HASH_FL_MOD;
 	if (hit)
-		ftrace_ops_set_hash(tr->ops, !enable, hash);
+		ftrace_ops_take_hash(tr->ops, !enable, hash);
 	ftrace_hash_free(hash);
 }
 

@@ -261,26 +261,8 @@ static bool hashes_in_use(struct ftrace_ops_hash *hashes)
 	return false;
 }
 
-/**
- * ftrace_ops_set_hash - publish a new filter or notrace hash for @ops
- * @ops: the ops (registered or not)
- * @nt: replace the notrace hash (true) or the filter hash (false)
- * @hash: the new contents; copied, the caller keeps ownership
- *
- * Called with ftrace_lock held.  If @ops, or another ops sharing its
- * hashes, is registered, the call sites are updated; on failure the old
- * hash is restored.
- *
- * An ops that moves the IP (IPMODIFY) takes no notrace hash, and one
- * that moves it or calls directly (DIRECT) cannot have its filter emptied
- * while registered: an empty filter means every function.  Both are
- * refused as 6.1 refuses them.
- *
- * Return: 0, -EINVAL for the two refusals above, -ENOMEM, or the error
- * of the update.
- */
-int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
-			struct ftrace_hash *hash)
+static int set_hash(struct ftrace_ops *ops, bool nt, struct ftrace_hash *hash,
+		    bool take)
 {
 	struct ftrace_hash __rcu **slot;
 	struct ftrace_hash *new, *old;
@@ -295,7 +277,7 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 		return -EINVAL;
 	slot = nt ? &ops->func_hash->notrace_hash :
 			 &ops->func_hash->filter_hash;
-	new = ftrace_hash_resized(hash);
+	new = take ? ftrace_hash_take_resized(hash) : ftrace_hash_resized(hash);
 	if (!new)
 		return -ENOMEM;
 	old = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
@@ -320,6 +302,48 @@ int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
 	}
 	ftrace_hash_free_rcu(old);
 	return ret;
+}
+
+/**
+ * ftrace_ops_set_hash - publish a new filter or notrace hash for @ops
+ * @ops: the ops (registered or not)
+ * @nt: replace the notrace hash (true) or the filter hash (false)
+ * @hash: the new contents; copied, the caller keeps ownership
+ *
+ * Called with ftrace_lock held.  If @ops, or another ops sharing its
+ * hashes, is registered, the call sites are updated; on failure the old
+ * hash is restored.
+ *
+ * An ops that moves the IP (IPMODIFY) takes no notrace hash, and one
+ * that moves it or calls directly (DIRECT) cannot have its filter emptied
+ * while registered: an empty filter means every function.  Both are
+ * refused as 6.1 refuses them.
+ *
+ * Return: 0, -EINVAL for the two refusals above, -ENOMEM, or the error
+ * of the update.
+ */
+int ftrace_ops_set_hash(struct ftrace_ops *ops, bool nt,
+			struct ftrace_hash *hash)
+{
+	return set_hash(ops, nt, hash, false);
+}
+
+/**
+ * ftrace_ops_take_hash - ftrace_ops_set_hash(), moving the entries of @hash
+ * @ops: the ops (registered or not)
+ * @nt: replace the notrace hash (true) or the filter hash (false)
+ * @hash: the new contents, a private hash the caller frees afterwards
+ *
+ * For callers done with @hash: its entries move into the published hash
+ * instead of being copied one by one.  Once the new hash is allocated,
+ * @hash is left empty whether or not the update succeeds.
+ *
+ * Return: as ftrace_ops_set_hash().
+ */
+int ftrace_ops_take_hash(struct ftrace_ops *ops, bool nt,
+			 struct ftrace_hash *hash)
+{
+	return set_hash(ops, nt, hash, true);
 }
 
 /*
