@@ -231,6 +231,8 @@ QUALIFIERS = {'static', 'inline', '__always_inline', 'notrace', '__init', '__wea
               'noinline', '__maybe_unused', 'asmlinkage', '__visible', 'extern',
               '__cold', '__init_or_module', '__noreturn', '__must_check',
               'nokprobe_inline', '__used', '__ref', '__kprobes'}
+PARAM_QUALIFIERS = {'const', 'volatile', 'register', 'restrict', '__restrict',
+                    '__user', '__rcu', '__iomem', '__percpu', '__force'}
 TYPE_WORDS = {'void', 'char', 'short', 'int', 'long', 'unsigned', 'signed', 'bool',
               '_Bool', 'float', 'double', 'struct', 'enum', 'union', 'const', '*'}
 
@@ -248,7 +250,11 @@ def param_type(param):
     # A function pointer: "void (*func)(void)".
     param = re.sub(r'\(\s*\*\s*[A-Za-z_]\w*\s*\)', '(*)', param)
     m = re.match(r'^(.*[\s*])([A-Za-z_]\w*)\s*((?:\[[^\]]*\])*)$', param)
-    if m and m.group(2) not in TYPE_WORDS and m.group(1).strip() and \
+    # What comes before the last word must be a type on its own: not
+    # empty, not just qualifiers ("const size_t" names no parameter), and
+    # not "struct" waiting for its tag.
+    if m and m.group(2) not in TYPE_WORDS and \
+            [w for w in m.group(1).replace('*', ' * ').split() if w not in PARAM_QUALIFIERS] and \
             m.group(1).split()[-1] not in ('struct', 'enum', 'union'):
         param = m.group(1) + ('[]' if m.group(3) else '')
     return norm_type(param)
@@ -275,14 +281,70 @@ def signature(head, name):
     return '%s %s(%s)' % (norm_type(head[:m.start()]), name, ', '.join(params))
 
 
-def base_skip(top, base):
-    """Our files the base does not take (patches[/BASE]/overlay-skip)."""
+def base_version(base):
+    """'6.1', '6.12', ...: the base tree's VERSION.PATCHLEVEL, or None."""
     try:
         mk = open(os.path.join(base, 'Makefile'), errors='replace').read()
-        ver = '.'.join(re.search(r'^%s = (\d+)' % k, mk, re.M).group(1)
-                       for k in ('VERSION', 'PATCHLEVEL'))
+        return '.'.join(re.search(r'^%s = (\d+)' % k, mk, re.M).group(1)
+                        for k in ('VERSION', 'PATCHLEVEL'))
     except (OSError, AttributeError):
-        return set()	# not a kernel tree (the host tests' miniature)
+        return None	# not a kernel tree (the host tests' miniature)
+
+
+KBASE_COND = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$')
+
+
+def kbase_value(kind, cond):
+    """True/False for a condition on FTRACE_KBASE_612 alone (6.12 assumed
+    true), None for any other condition."""
+    cond = cond.strip()
+    if kind in ('ifdef', 'ifndef'):
+        if cond != 'FTRACE_KBASE_612':
+            return None
+        return kind == 'ifdef'
+    m = re.fullmatch(r'(!?)\s*defined\s*\(?\s*FTRACE_KBASE_612\s*\)?', cond)
+    return None if not m else not m.group(1)
+
+
+def base_text(text, is612):
+    """@text with the branches of #if FTRACE_KBASE_612 (and #ifdef,
+    #ifndef, #elif of it) that the base does not build blanked out; every
+    other conditional keeps all its branches."""
+    out, stack, active = [], [], True
+    for line in text.split('\n'):
+        m = KBASE_COND.match(line)
+        if not m:
+            out.append(line if active else '')
+            continue
+        kind, cond = m.groups()
+        if kind in ('if', 'ifdef', 'ifndef'):
+            v = kbase_value(kind, cond)
+            if v is not None and not is612:
+                v = not v
+            # (active before, a known branch was taken, all known so far)
+            stack.append((active, v is True, v is not None))
+            active = active and v is not False
+        elif kind == 'elif' and stack:
+            outer, taken, known = stack[-1]
+            v = kbase_value('elif', cond)
+            if v is not None and not is612:
+                v = not v
+            active = outer and not taken and v is not False
+            stack[-1] = (outer, taken or v is True, known and v is not None)
+        elif kind == 'else' and stack:
+            outer, taken, known = stack[-1]
+            active = outer and not taken
+        elif kind == 'endif' and stack:
+            active = stack.pop()[0]
+        out.append('')
+    return '\n'.join(out)
+
+
+def base_skip(top, base):
+    """Our files the base does not take (patches[/BASE]/overlay-skip)."""
+    ver = base_version(base)
+    if ver is None:
+        return set()
     path = os.path.join(top, 'patches', 'overlay-skip' if ver == '6.1' else ver + '/overlay-skip')
     if not os.path.exists(path):
         return set()
@@ -297,12 +359,13 @@ def our_definitions(top, base):
     defs, calls, weak, sigs = {}, set(), set(), {}
     tdir = os.path.join(top, 'kernel/trace')
     skip = base_skip(top, base)
+    is612 = base_version(base) == '6.12'
     for f in sorted(os.listdir(tdir)):
         if not (f.startswith('ftrace_') and f.endswith('.c')) or 'kunit' in f:
             continue
         if 'kernel/trace/' + f in skip:
             continue
-        text = open(os.path.join(tdir, f)).read()
+        text = base_text(open(os.path.join(tdir, f)).read(), is612)
         calls |= uses_in_file(text, set(IDENT.findall(text)), False)
         for piece in top_level(text):
             for name, local, kind in defined_names(piece):

@@ -99,6 +99,28 @@ class Parse(unittest.TestCase):
         self.assertEqual(symbols.signature('int baz(struct foo)', 'baz'),
                          'int baz(struct foo)')
 
+    def test_unnamed_parameters_keep_their_types(self):
+        self.assertNotEqual(symbols.signature('int f(const size_t)', 'f'),
+                            symbols.signature('int f(const loff_t)', 'f'))
+        self.assertEqual(symbols.signature('int f(const size_t n)', 'f'),
+                         symbols.signature('int f(const size_t)', 'f'))
+
+    def test_base_text_keeps_the_base_branch(self):
+        text = ('#ifndef FTRACE_KBASE_612\nint a61;\n#else\nint a612;\n#endif\n'
+                '#ifdef CONFIG_X\nint x;\n#elif defined(FTRACE_KBASE_612)\nint y;\n#endif\n'
+                '#if defined(CONFIG_Y)\nint z;\n#endif\n')
+        t612, t61 = symbols.base_text(text, True), symbols.base_text(text, False)
+        self.assertNotIn('a61;', t612)
+        self.assertIn('a612;', t612)
+        self.assertIn('a61;', t61)
+        self.assertNotIn('a612;', t61)
+        for t in (t612, t61):
+            self.assertIn('int x;', t)
+            self.assertIn('int z;', t)
+        self.assertIn('int y;', t612)
+        self.assertNotIn('int y;', t61)
+        self.assertEqual(t612.count('\n'), text.count('\n'))
+
     def test_override_is_a_definition_not_a_use(self):
         defines = set()
         used = symbols.uses_in_file(ARCH, {'hook_fn', 'unused_hook'}, False, defines)

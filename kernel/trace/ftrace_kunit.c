@@ -58,22 +58,31 @@ static void hash_add_lookup_del(struct kunit *test)
 }
 
 /*
- * Taking a hash moves its entries (their direct targets too) into a table
- * sized for them and leaves it empty with its flags; an empty one without
- * flags gives the shared empty hash.
+ * Taking a hash moves its entries themselves (their direct targets too)
+ * into a table sized for them and leaves it without entries but with its
+ * flags; an empty one without flags gives the shared empty hash, with a
+ * flag a table of its own.
  */
 static void hash_take_moves(struct kunit *test)
 {
 	struct ftrace_hash *h = ftrace_hash_alloc(6), *ref, *t;
+	struct ftrace_func_entry *e;
 	unsigned long ip;
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	KUNIT_EXPECT_PTR_EQ(test, ftrace_hash_take_resized(h), &ftrace_empty_hash);
 	KUNIT_EXPECT_PTR_EQ(test, ftrace_hash_take_resized(NULL), &ftrace_empty_hash);
+	h->flags |= FTRACE_HASH_FL_MOD;
+	t = ftrace_hash_take_resized(h);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_PTR_NE(test, t, &ftrace_empty_hash);
+	KUNIT_EXPECT_TRUE(test, t->flags & FTRACE_HASH_FL_MOD);
+	ftrace_hash_free(t);
+
 	for (ip = 0x2000; ip < 0x2000 + 300 * 8; ip += 8)
 		KUNIT_ASSERT_EQ(test, ftrace_hash_add(h, ip), 0);
-	ftrace_lookup_ip(h, 0x2008)->direct = 0x1234;
-	h->flags |= FTRACE_HASH_FL_MOD;
+	e = ftrace_lookup_ip(h, 0x2008);
+	e->direct = 0x1234;
 	ref = ftrace_hash_resized(h);
 	KUNIT_ASSERT_NOT_NULL(test, ref);
 
@@ -82,9 +91,11 @@ static void hash_take_moves(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ftrace_hash_equal(t, ref));
 	KUNIT_EXPECT_EQ(test, t->count, 300UL);
 	KUNIT_EXPECT_EQ(test, t->size_bits, (unsigned long)fls_long(300 / 2));
-	KUNIT_EXPECT_EQ(test, ftrace_lookup_ip(t, 0x2008)->direct, 0x1234UL);
+	/* The same entry, not a copy. */
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_lookup_ip(t, 0x2008), e);
+	KUNIT_EXPECT_EQ(test, e->direct, 0x1234UL);
 	KUNIT_EXPECT_TRUE(test, t->flags & FTRACE_HASH_FL_MOD);
-	KUNIT_EXPECT_TRUE(test, ftrace_hash_empty(h));
+	KUNIT_EXPECT_EQ(test, h->count, 0UL);
 	KUNIT_EXPECT_TRUE(test, h->flags & FTRACE_HASH_FL_MOD);
 	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(h, 0x2008));
 	/* The emptied hash takes entries again. */
@@ -1288,6 +1299,36 @@ static void ipmodify_hash_guards(struct kunit *test)
 	ftrace_hash_free(h);
 }
 
+/*
+ * ftrace_ops_take_hash() publishes the caller's entries themselves and
+ * leaves the caller's hash without them; a refusal leaves both alone.
+ */
+static void take_hash_publishes(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_hash *pub, *h = ftrace_hash_copy(NULL);
+	struct ftrace_func_entry *e;
+
+	if (!h || ftrace_hash_add(h, site_ip(2)) || ftrace_hash_add(h, site_ip(3))) {
+		ftrace_hash_free(h);
+		KUNIT_FAIL(test, "no memory");
+		return;
+	}
+	e = ftrace_lookup_ip(h, site_ip(3));
+	f->a.flags |= FTRACE_OPS_FL_IPMODIFY;
+	KUNIT_EXPECT_EQ(test, ftrace_ops_take_hash(&f->a, true, h), -EINVAL);
+	KUNIT_EXPECT_EQ(test, h->count, 2UL);
+	f->a.flags &= ~FTRACE_OPS_FL_IPMODIFY;
+	KUNIT_EXPECT_EQ(test, ftrace_ops_take_hash(&f->a, false, h), 0);
+	pub = ftrace_ops_hash_locked(&f->a, false);
+	KUNIT_EXPECT_EQ(test, pub->count, 2UL);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_lookup_ip(pub, site_ip(3)), e);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(pub, site_ip(2)));
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(pub, site_ip(0)));
+	KUNIT_EXPECT_EQ(test, h->count, 0UL);
+	ftrace_hash_free(h);
+}
+
 static int share_ok(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
 {
 	return 0;
@@ -1858,6 +1899,7 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(ipmodify_conflict),
 	KUNIT_CASE(direct_shares_with_ipmodify),
 	KUNIT_CASE(ipmodify_hash_guards),
+	KUNIT_CASE(take_hash_publishes),
 	KUNIT_CASE(notrace_and_disabled),
 	{}
 };

@@ -187,7 +187,8 @@ void ftrace_mods_resolve(struct list_head *mods, struct ftrace_hash *hash)
  * Words for modules that loaded since the last word are applied first.
  * Called with ftrace_lock held.
  *
- * Return: 0, or the error of publishing the hash (nothing changed then).
+ * Return: 0, or the error of publishing the hash (the ops' hashes and
+ * waiting words are then as they were; @hash may have lost its entries).
  */
 int ftrace_mods_publish(struct trace_array *tr, struct ftrace_ops *ops,
 			struct list_head *mods, struct ftrace_hash *hash,
