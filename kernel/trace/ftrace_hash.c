@@ -324,8 +324,7 @@ struct ftrace_hash *ftrace_hash_take_resized(struct ftrace_hash *src)
 	if (!hash)
 		return NULL;
 	hash->flags = src->flags;
-	if (src == &ftrace_empty_hash)
-		return hash;
+	/* (The shared empty hash has no entries and no flags: returned above.) */
 	for (i = 0; src->count && i < (1UL << src->size_bits); i++) {
 		hlist_for_each_entry_safe(e, tmp, &src->buckets[i], hlist) {
 			hlist_del(&e->hlist);
