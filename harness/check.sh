@@ -7,7 +7,7 @@
 #   host    host tests (harness/tests, scripts/ tests when present), the
 #           names of each base's ftrace.c that its tree uses
 #           (harness/symbols.py), the spin models of the patch protocols
-#           (harness/model.sh) and the 6.1 patch series without its builds
+#           (harness/model.sh) and each base's patch series without its builds
 #           (harness/series-check.sh, QUICK=1).
 #   ARCH    for each base in BASES (6.1 and 6.12) and each arch in
 #           ARCHES (x86_64 and arm64): wait for its kernel (FLAVOR,
@@ -258,15 +258,15 @@ host_stream() {
 	for t in "$top"/scripts/tests/run.sh; do
 		[ -x "$t" ] && host_suite recordmcount "$t"
 	done
-	# The patch series (series/): every file placed, the last patch's tree
-	# the one built here, checkpatch --strict on every patch, maintainers
-	# and boot parameters (make series-check also applies it with git am
-	# and builds every step).
-	# (The series of 6.1 only: harness/series.py does not make 6.12's.)
-	if has_base 6.1; then
-		set_base 6.1
-		host_suite series env QUICK=1 "$top/harness/series-check.sh"
-	fi
+	# Each base's patch series (series/, series/6.12/): every file placed,
+	# the last patch's tree the one built here, checkpatch --strict on
+	# every patch, maintainers and boot parameters (make series-check also
+	# applies it with git am and builds every step).
+	for b in $bases; do
+		set_base "$b"
+		host_suite "series$base_suffix" env QUICK=1 "$top/harness/series-check.sh"
+	done
+	set_base "${bases%% *}"
 }
 
 # arch_stream BASE ARCH: every step of one kernel of the run.

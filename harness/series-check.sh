@@ -20,15 +20,20 @@
 #     kernel-parameters.txt: every __setup() the series adds is documented;
 #     MACRO_ARG_REUSE is accepted on for_each_*() iterator macros only.
 #
+# BASE=6.12 checks the 6.12 series (harness/series.py --base 6.12) on
+# Linux 6.12 the same way, in build/series-check-6.12/.
 # STEPS=FIRST-LAST limits the builds to those patches (all are applied and
 # checkpatched).  QUICK=1 (make check) skips steps 1 and 2: the plan, the
 # last tree, checkpatch, maintainers and boot parameters only.
-# Output: build/series-check/ (logs/NNNN.log per build).  Last line:
+# Output: build/series-check[-BASE]/ (logs/NNNN.log per build).  Last line:
 # "N passed, N failed, N skipped", one check each.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=x86_64; check_arch "$arch"
-sc="$build/series-check"
+sc="$build/series-check$base_suffix"
+# What harness/series.py writes for this base.
+sgit="$build/series$base_suffix.git"
+sout="$build/series$base_suffix"
 wt="$sc/src/ours"
 out="$sc/kernel/$arch-ours"
 logs="$sc/logs"
@@ -37,23 +42,23 @@ start=$(date +%s)
 fail=0; built=0; compiled_early=0; buildfail=0
 if [ -n "${QUICK:-}" ]; then
 	python3 "$top/harness/series.py" ${SERIES_ARGS:-}
-	mapfile -t mail < <(ls "$build"/series/0*.patch | grep -v '/0000-')
+	mapfile -t mail < <(ls "$sout"/0*.patch | grep -v '/0000-')
 	n=${#mail[@]}
 	# The file the boot parameter check reads, as the series leaves it.
-	[ -z "$(git --git-dir="$build/series.git" diff --name-only base series -- \
+	[ -z "$(git --git-dir="$sgit" diff --name-only base series -- \
 		Documentation/admin-guide/kernel-parameters.txt)" ] ||
 		die "QUICK: the series changes kernel-parameters.txt; run it in full"
 	tree=$base
 else
 python3 "$top/harness/series.py" --am "$sc/am"
-mapfile -t mail < <(ls "$build"/series/0*.patch | grep -v '/0000-')
+mapfile -t mail < <(ls "$sout"/0*.patch | grep -v '/0000-')
 mapfile -t am < <(ls "$sc"/am/0*.patch)
 [ "${#mail[@]}" = "${#am[@]}" ] || die "the two forms of the series differ in length"
 n=${#am[@]}
 first=1; last=$n
 if [ -n "${STEPS:-}" ]; then first=${STEPS%-*}; last=${STEPS#*-}; fi
 
-export GIT_DIR="$build/series.git"
+export GIT_DIR="$sgit"
 kgit() { git --git-dir="$wt/.git" --work-tree="$wt" -c user.name=series-check \
 	-c user.email=series-check@localhost "$@"; }
 if [ ! -d "$wt/.git" ]; then
@@ -62,7 +67,7 @@ if [ ! -d "$wt/.git" ]; then
 	git clone -q --no-checkout "$GIT_DIR" "$wt"
 fi
 unset GIT_DIR
-kgit fetch -q "$build/series.git" refs/tags/base:refs/tags/base
+kgit fetch -q "$sgit" refs/tags/base:refs/tags/base
 # Back to the base: git rewrites only the files that differ, so make
 # rebuilds only what the series touches.
 kgit am --abort >/dev/null 2>&1 || true
@@ -78,6 +83,7 @@ mkdir -p "$out" "$logs"
 # The fragments merged once; each step's olddefconfig keeps what its
 # Kconfig knows (options added by later patches wait for them).
 frags=$(config_fragments "$arch" ours) || exit 1
+frags=$(rename_fragments "$sc/fragments" $frags)
 kmake -s tinyconfig > /dev/null
 KCONFIG_CONFIG="$sc/want.config" "$wt/scripts/kconfig/merge_config.sh" -m -O "$sc" \
 	"$out/.config" $frags > "$sc/merge_config.log" 2>&1
@@ -85,7 +91,7 @@ rm -f "$out/.config"
 
 # The libftrace lines of the series' final kernel/trace/Makefile, renamed,
 # for compiling the core's files before they are linked.
-final_mk=$(git --git-dir="$build/series.git" show series:kernel/trace/Makefile)
+final_mk=$(git --git-dir="$sgit" show series:kernel/trace/Makefile)
 scratch_mk=$(echo "$final_mk" | sed -n '/^libftrace-y :=/,$p' | sed 's/libftrace-/ftcheck-/g')
 [ -n "$scratch_mk" ] || die "no libftrace lines in the final kernel/trace/Makefile"
 
@@ -164,12 +170,12 @@ done
 # Every file the series adds has a maintainer (what FILE_PATH_CHANGES asks),
 # by the series' MAINTAINERS: get_maintainer.pl on a one-line patch adding
 # the file, in a tree of links to the pristine one.
-added=$(git --git-dir="$build/series.git" diff --name-only --diff-filter=A base series)
+added=$(git --git-dir="$sgit" diff --name-only --diff-filter=A base series)
 orphans=0
 mt=$(mktemp -d)
 for e in "$base"/* "$base"/.[!.]*; do [ -e "$e" ] && ln -s "$e" "$mt/"; done
 rm "$mt/MAINTAINERS"
-git --git-dir="$build/series.git" show series:MAINTAINERS > "$mt/MAINTAINERS"
+git --git-dir="$sgit" show series:MAINTAINERS > "$mt/MAINTAINERS"
 for f in $added; do
 	printf -- '--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+x\n' "$f" > "$mt/one.patch"
 	if ! (cd "$mt" && perl scripts/get_maintainer.pl --nogit --nogit-fallback one.patch 2>/dev/null) |

@@ -2,7 +2,12 @@
 """series.py: the project as a curated patch series against the pristine base.
 
 The plan is series/NN-name, one file a patch, in order: RFC 822-style
-headers, a blank line, then the commit message's body.
+headers, a blank line, then the commit message's body.  --base 6.12 (or
+BASE=6.12) makes the series against Linux 6.12 instead: the plan is then
+series/ with series/6.12/ over it (a file there replaces the one of the
+same name or adds a step; series/6.12/omit names the steps 6.12 does not
+take), and the patches, removals and skipped overlay files are those of
+patches/6.12/.
 
   Subject:  the patch's subject line
   Files:    overlay files the patch adds or replaces (a path ending in /
@@ -34,8 +39,10 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(TOP, 'build')
-BASE = os.path.join(BUILD, 'base', 'linux-source-6.1')
-GIT_DIR = os.path.join(BUILD, 'series.git')
+# Set by set_base(): the pristine tree, the kernel history, the base's
+# patches directory and its name as the commit of the base says it.
+BASE = GIT_DIR = PDIR = None
+BASE_NAME = ''
 OVERLAY_DIRS = 'arch Documentation include kernel lib scripts tools'.split()
 HEADERS = ('Subject', 'Files', 'Patches', 'Removes')
 DATE = '2026-01-01T00:00:00Z'
@@ -43,6 +50,19 @@ DATE = '2026-01-01T00:00:00Z'
 
 class PlanError(Exception):
     pass
+
+
+def set_base(name):
+    """The paths of one base: 6.1 (Debian 12's) or 6.12."""
+    global BASE, GIT_DIR, PDIR, BASE_NAME
+    if name not in ('6.1', '6.12'):
+        raise PlanError('the base must be 6.1 or 6.12, not %r' % name)
+    BASE = os.path.join(BUILD, 'base', 'linux-source-' + name)
+    sfx = '' if name == '6.1' else '-' + name
+    GIT_DIR = os.path.join(BUILD, 'series%s.git' % sfx)
+    PDIR = 'patches' if name == '6.1' else 'patches/' + name
+    BASE_NAME = name
+    return sfx
 
 
 def run(args, env=None, inp=None, cwd=None):
@@ -95,12 +115,13 @@ class Source:
         if self.rev:
             return sorted({p[len(d) + 1:].split('/')[0] for p in self.blobs
                            if p.startswith(d + '/')})
-        return sorted(os.listdir(os.path.join(TOP, d)))
+        full = os.path.join(TOP, d)
+        return sorted(os.listdir(full)) if os.path.isdir(full) else []
 
     def overlay_files(self):
-        """The overlay files of the 6.1 series: all but the other base's
-        (patches/overlay-skip)."""
-        skip = set(self.listed('patches/overlay-skip'))
+        """The overlay files of the base's series: all but those it does
+        not take (PDIR/overlay-skip)."""
+        skip = set(self.listed(PDIR + '/overlay-skip'))
         if self.rev:
             return sorted(p for p in self.blobs
                           if p.split('/')[0] in OVERLAY_DIRS and p not in skip)
@@ -155,12 +176,31 @@ def parse_plan_file(path):
     return step
 
 
+def plan_files(plan_dir):
+    """{step name: plan file}: plan_dir's, with the base's own directory
+    (plan_dir/BASE, on a base other than 6.1) over them."""
+    files = {n: plan_dir + '/' + n for n in SRC.listdir(plan_dir)
+             if re.match(r'\d\d-', n)}
+    if BASE_NAME == '6.1':
+        return files
+    own = plan_dir + '/' + BASE_NAME
+    if not SRC.listdir(own):
+        raise PlanError('%s: no plan of the base' % own)
+    files.update({n: own + '/' + n for n in SRC.listdir(own)
+                  if re.match(r'\d\d-', n)})
+    for n in SRC.listed(own + '/omit'):
+        if n not in files:
+            raise PlanError('%s/omit: no step %s' % (own, n))
+        del files[n]
+    return files
+
+
 def read_plan(plan_dir):
-    names = sorted(n for n in SRC.listdir(plan_dir)
-                   if re.match(r'\d\d-', n) and not n.startswith('00-'))
+    files = plan_files(plan_dir)
+    names = sorted(n for n in files if not n.startswith('00-'))
     if not names:
         raise PlanError('%s: no plan files' % plan_dir)
-    return [parse_plan_file(plan_dir + '/' + n) for n in names]
+    return [parse_plan_file(files[n]) for n in names]
 
 
 def assign(plan, files, patches, removed):
@@ -191,10 +231,10 @@ def assign(plan, files, patches, removed):
     for step in plan:
         for p in step['patches']:
             if p not in patches:
-                errors.append('%s: %s is not in patches/series' % (step['name'], p))
+                errors.append('%s: %s is not in %s/series' % (step['name'], p, PDIR))
         for r in step['removes']:
             if r not in removed:
-                errors.append('%s: %s is not in patches/removed' % (step['name'], r))
+                errors.append('%s: %s is not in %s/removed' % (step['name'], r, PDIR))
     # A patch applied out of patches/series order either applies cleanly
     # (-F0) or fails; the last tree is compared with kernel.sh's anyway.
     if errors:
@@ -222,7 +262,8 @@ def ensure_base():
     ver = run(['make', '-s', '-C', BASE, 'kernelversion']).strip()
     c = kgit('-c', 'user.name=base', '-c', 'user.email=base@localhost',
              'commit-tree', tree, '-m',
-             'Linux %s as shipped by Debian 12 (linux-source-6.1)' % ver,
+             'Linux %s as shipped by Debian %s (linux-source-%s)' %
+             (ver, '12' if BASE_NAME == '6.1' else '13', BASE_NAME),
              extra={'GIT_AUTHOR_DATE': DATE, 'GIT_COMMITTER_DATE': DATE}).strip()
     kgit('tag', '-f', 'base', c)
     return c
@@ -244,7 +285,7 @@ class TreeBuilder:
              index=self.index)
 
     def apply(self, name):
-        text = SRC.read('patches/' + name)
+        text = SRC.read(PDIR + '/' + name)
         for f in patch_targets(text):
             dst = os.path.join(self.work, f)
             if not os.path.exists(dst) and os.path.isfile(os.path.join(BASE, f)):
@@ -261,7 +302,7 @@ class TreeBuilder:
 
     def remove(self, path):
         if not kgit('ls-files', '--', path, index=self.index).strip():
-            raise PlanError('patches/removed: no %s in the tree' % path)
+            raise PlanError('%s/removed: no %s in the tree' % (PDIR, path))
         # A mode-0 entry removes a path (the repository has no work tree).
         kgit('update-index', '--index-info', index=self.index,
              inp='0 %s\t%s\n' % ('0' * 40, path))
@@ -340,21 +381,29 @@ def plain_table(md):
 
 
 def bench_tables():
-    """The bold-titled tables of README.md's Benchmarks section, as text."""
+    """The base's tables of README.md's Benchmarks section, as text: on
+    6.1, those under a bold title before "**Linux 6.12**"; on 6.12, those
+    after it, each under the paragraph before it."""
     text = SRC.read('README.md')
     m = re.search(r'^## Benchmarks\n(.*?)^## ', text, re.S | re.M)
     if not m:
         raise PlanError('README.md has no Benchmarks section')
-    out, keep = [], False
-    for para in m.group(1).split('\n\n'):
-        if para.startswith('**') and '(`' in para:
-            keep = True
-            out.append(re.sub(r'\*\*|`', '', para.strip()))
-        elif keep and para.startswith('|'):
-            out.append(plain_table(para))
-            keep = False
+    sec = m.group(1)
+    cut = sec.find('**Linux 6.12**')
+    if cut < 0:
+        raise PlanError('README.md: no "**Linux 6.12**" benchmarks')
+    sec = sec[:cut] if BASE_NAME == '6.1' else sec[cut:]
+    out, title = [], None
+    for para in sec.split('\n\n'):
+        if para.startswith('|'):
+            if title:
+                out.append(title)
+                out.append(plain_table(para))
+            title = None
+        elif BASE_NAME != '6.1' or (para.startswith('**') and '(`' in para):
+            title = re.sub(r'\*\*|`', '', para.strip())
         else:
-            keep = False
+            title = None
     if not out:
         raise PlanError('README.md: no benchmark tables found')
     return '\n\n'.join(out)
@@ -364,7 +413,7 @@ def write_cover(outdir, plan_dir):
     covers = [f for f in os.listdir(outdir) if f.startswith('0000-')]
     if len(covers) != 1:
         raise PlanError('no cover letter was written')
-    step = parse_plan_file(plan_dir + '/00-cover')
+    step = parse_plan_file(plan_files(plan_dir)['00-cover'])
     body = step['body'].replace('@BENCH@', bench_tables())
     path = os.path.join(outdir, covers[0])
     with open(path) as f:
@@ -385,17 +434,23 @@ def main():
                     help='the work tree as it is instead of a commit')
     ap.add_argument('--plan', default='series',
                     help='the plan directory, relative to the project')
-    ap.add_argument('--out', default=os.path.join(BUILD, 'series'))
+    ap.add_argument('--base', default=os.environ.get('BASE', '6.1'),
+                    help='the kernel the series applies to: 6.1 or 6.12 '
+                    '(default: $BASE, else 6.1)')
+    ap.add_argument('--out', help='where the patches go '
+                    '(build/series, build/series-6.12)')
     ap.add_argument('--am', help='also write the series with full deletions here')
     ap.add_argument('--verify-only', action='store_true',
                     help='check the plan and the final tree, write no patches')
     a = ap.parse_args()
     global SRC
     try:
+        sfx = set_base(a.base)
+        out = a.out or os.path.join(BUILD, 'series' + sfx)
         SRC = Source(None if a.worktree else a.rev)
         files = SRC.overlay_files()
-        patches = SRC.listed('patches/series')
-        removed = SRC.listed('patches/removed')
+        patches = SRC.listed(PDIR + '/series')
+        removed = SRC.listed(PDIR + '/removed')
         plan = read_plan(a.plan)
         assign(plan, files, patches, removed)
         ensure_base()
@@ -410,19 +465,20 @@ def main():
             raise PlanError('the last patch does not give the tree that '
                             'kernel.sh builds:\n' + diff)
         kgit('update-ref', 'refs/heads/series', head)
-        print('series: %d patches of %s; the last gives the ours tree (%s)' %
-              (len(plan), SRC.rev[:12] if SRC.rev else 'the work tree', last[:12]))
+        print('series: %d patches of %s against %s; the last gives the ours '
+              'tree (%s)' % (len(plan), SRC.rev[:12] if SRC.rev else
+                             'the work tree', BASE_NAME, last[:12]))
         if a.verify_only:
             return 0
-        shutil.rmtree(a.out, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
         kgit('format-patch', '-q', '--cover-letter', '--irreversible-delete',
-             '--no-signature', '-o', a.out, 'base..series')
-        write_cover(a.out, a.plan)
+             '--no-signature', '-o', out, 'base..series')
+        write_cover(out, a.plan)
         if a.am:
             shutil.rmtree(a.am, ignore_errors=True)
             kgit('format-patch', '-q', '--no-signature', '-o', a.am, 'base..series')
-        print('series: %s/' % os.path.relpath(a.out, TOP))
-        for f in sorted(os.listdir(a.out)):
+        print('series: %s/' % os.path.relpath(out, TOP))
+        for f in sorted(os.listdir(out)):
             print('  ' + f)
     except PlanError as e:
         print('series: %s' % e, file=sys.stderr)

@@ -66,6 +66,7 @@
 #include <linux/ftrace_kbase.h>
 #include <linux/rcupdate.h>
 #include <linux/module.h>
+#include <linux/sysctl.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -125,14 +126,20 @@ static __always_inline void ftrace_global_array_kbase(struct trace_array *tr)
 }
 #else
 # define ftrace_ctl_const
-# define ftrace_register_sysctl(path, table, n)	register_sysctl(path, table)
 # define ftrace_graph_entry_cb(name) int name(struct ftrace_graph_ent *trace)
 # define ftrace_graph_return_cb(name) void name(struct ftrace_graph_ret *trace)
 
+/* 6.1's tables end with an empty entry, so the count is not passed on. */
+static inline struct ctl_table_header *
+ftrace_register_sysctl(const char *path, struct ctl_table *table, size_t n)
+{
+	return register_sysctl(path, table);
+}
+
 static inline void ftrace_ops_init_kbase(struct ftrace_ops *ops) { }
 
-# define ftrace_prof_global_kbase(ops)		do { } while (0)
-# define ftrace_prof_graph_global_kbase(gops)	do { } while (0)
+static inline void ftrace_prof_global_kbase(struct ftrace_ops *ops) { }
+static inline void ftrace_prof_graph_global_kbase(struct fgraph_ops *gops) { }
 
 /* No sub-ops on 6.1. */
 static inline int ftrace_subops_hash_changed(struct ftrace_ops_hash *hashes)
@@ -144,13 +151,18 @@ static inline void ftrace_pids_changed_kbase(void) { }
 static inline void ftrace_global_array_kbase(struct trace_array *tr) { }
 #endif
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /* A direct target for the caller to continue into: 6.12 takes fregs. */
+static __always_inline void ftrace_direct_caller_set(struct ftrace_regs *fregs,
+						     struct pt_regs *regs,
+						     unsigned long addr)
+{
 #ifdef FTRACE_KBASE_612
-# define ftrace_direct_caller_set(fregs, regs, addr)	\
-	arch_ftrace_set_direct_caller(fregs, addr)
+	arch_ftrace_set_direct_caller(fregs, addr);
 #else
-# define ftrace_direct_caller_set(fregs, regs, addr)	\
-	arch_ftrace_set_direct_caller(regs, addr)
+	arch_ftrace_set_direct_caller(regs, addr);
+#endif
+}
 #endif
 
 /* ftrace_direct.c: direct calls per ops, exported by ftrace_kbase*.c. */

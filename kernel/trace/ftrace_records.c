@@ -513,7 +513,7 @@ void ftrace_init_names_save(struct module *mod, unsigned long start,
 	struct init_names *t;
 	unsigned int i, n;
 	unsigned long ip;
-	size_t bytes;
+	size_t bytes, len;
 
 	lockdep_assert_held(&ftrace_lock);
 	n = init_names_count(mod, start, end, &bytes);
@@ -533,9 +533,10 @@ void ftrace_init_names_save(struct module *mod, unsigned long start,
 			if (ip < start || ip >= end ||
 			    !init_fn_at(ip, &t->syms[t->count], buf))
 				continue;
-			strcpy(names, buf);
+			len = strlen(buf) + 1;
+			memcpy(names, buf, len);
 			t->syms[t->count++].name = names;
-			names += strlen(buf) + 1;
+			names += len;
 		}
 	}
 	sort(t->syms, t->count, sizeof(t->syms[0]), cmp_init_sym, NULL);
