@@ -1833,6 +1833,94 @@ out:
 	ftrace_free_filter(a);
 	ftrace_free_filter(b);
 }
+
+/*
+ * A manager's update that the planner refuses: here both the manager and
+ * another registered ops move the IP (IPMODIFY) of one function.  A user
+ * that would bring that function is not added, a user's filter edit that
+ * would bring it is undone, and in both the manager keeps its old hashes
+ * and its sites; once the other ops leaves, the same user comes in.
+ */
+static void subops_refused_update_undone(struct kunit *test)
+{
+	unsigned long f1 = ftrace_location((unsigned long)vfs_read);
+	unsigned long f2 = ftrace_location((unsigned long)vfs_write);
+	const unsigned long mover = FTRACE_OPS_FL_IPMODIFY |
+				    FTRACE_OPS_FL_SAVE_REGS;
+	struct ftrace_ops *mgr, *a, *b, *other;
+	struct ftrace_hash *h;
+	bool other_on;
+	int ret;
+
+	if (!f1 || !f2)
+		kunit_skip(test, "vfs_read or vfs_write not traceable");
+	mgr = kunit_kzalloc(test, sizeof(*mgr), GFP_KERNEL);
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, mgr && a && b && other);
+	mgr->func = kunit_nop_call;
+	mgr->flags = mover;
+	a->func = kunit_nop_call;
+	b->func = kunit_nop_call;
+	other->func = kunit_nop_call;
+	other->flags = mover;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(other, f2, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(a, f1, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(b, f2, 0, 0), 0);
+	ret = register_ftrace_function(other);
+	other_on = !ret;
+	if (ret) {
+		KUNIT_FAIL(test, "an IPMODIFY ops was refused: %d", ret);
+		goto out;
+	}
+	if (subops_call(mgr, a, true)) {
+		KUNIT_FAIL(test, "the first user was refused");
+		goto out;
+	}
+
+	/* b would make the manager move vfs_write's IP too. */
+	ret = subops_call(mgr, b, true);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	if (!ret)
+		subops_call(mgr, b, false);
+	KUNIT_EXPECT_FALSE(test, b->flags & (FTRACE_OPS_FL_ENABLED |
+					     FTRACE_OPS_FL_SUBOP));
+	KUNIT_EXPECT_NULL(test, b->managed);
+	KUNIT_EXPECT_TRUE(test, mgr_has(mgr, false, f1));
+	KUNIT_EXPECT_FALSE(test, mgr_has(mgr, false, f2));
+	KUNIT_EXPECT_NE(test, site_target_now(f1), 0UL);
+	KUNIT_EXPECT_NE(test, site_target_now(f2), 0UL);
+
+	/* So would a's edit: refused, and a keeps the filter it had. */
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(a, f2, 0, 0), -EBUSY);
+	KUNIT_EXPECT_FALSE(test, mgr_has(mgr, false, f2));
+	scoped_guard(mutex, &ftrace_lock) {
+		h = ftrace_ops_hash_locked(a, false);
+		KUNIT_EXPECT_TRUE(test, ftrace_lookup_ip(h, f1));
+		KUNIT_EXPECT_FALSE(test, ftrace_lookup_ip(h, f2));
+	}
+	KUNIT_EXPECT_TRUE(test, a->flags & FTRACE_OPS_FL_SUBOP);
+
+	/* With the other mover gone, b comes in. */
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(other), 0);
+	other_on = false;
+	KUNIT_EXPECT_EQ(test, subops_call(mgr, b, true), 0);
+	KUNIT_EXPECT_TRUE(test, mgr_has(mgr, false, f2));
+	KUNIT_EXPECT_NE(test, site_target_now(f2), 0UL);
+	if (b->flags & FTRACE_OPS_FL_SUBOP)
+		KUNIT_EXPECT_EQ(test, subops_call(mgr, b, false), 0);
+	KUNIT_EXPECT_EQ(test, subops_call(mgr, a, false), 0);
+	KUNIT_EXPECT_FALSE(test, mgr->flags & FTRACE_OPS_FL_ENABLED);
+	KUNIT_EXPECT_EQ(test, site_target_now(f1), 0UL);
+	KUNIT_EXPECT_EQ(test, site_target_now(f2), 0UL);
+out:
+	if (other_on)
+		unregister_ftrace_function(other);
+	ftrace_free_filter(other);
+	ftrace_free_filter(a);
+	ftrace_free_filter(b);
+}
 #endif
 
 static struct kunit_case arch_cases[] = {
@@ -1866,6 +1954,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(tramp_static_kept_parked),
 #ifdef FTRACE_KBASE_612
 	KUNIT_CASE(subops_union_and_edits),
+	KUNIT_CASE(subops_refused_update_undone),
 #endif
 	{}
 };
