@@ -20,7 +20,7 @@ help:
 	@echo "make check-full                    the same, and the variants (clang, nodyn, fp) and 32-bit arm"
 	@echo "make check-612                     make check's streams on Linux 6.12 alone, with make stress short"
 	@echo "make ftt ARCH=.. CASES=..          chosen ftracetest cases in one boot (CASES=test.d/ftrace-core/X.tc,...)"
-	@echo "make check-bpf                     BPF fentry/fexit, ours and upstream (BTF builds)"
+	@echo "make check-bpf [BASE=6.12]         BPF fentry/fexit, ours and upstream (BTF builds; 6.12: both arches)"
 	@echo "make lint [ARCH=..]                sparse, coccinelle and the layer check on the core's files (make check runs sparse and layers)"
 	@echo "make kunit [ARCH=..]               the core's KUnit suites through tools/testing/kunit/kunit.py"
 	@echo "make stress [ARCH=..] [FLAVOR=..] [SIZE=short|full|debug]  the core under load and bad input"
@@ -33,7 +33,8 @@ help:
 	@echo "make bench [ARCH=..] [RUNS=2]      benchmarks against upstream, side by side"
 	@echo "make bench-recordmcount [ARCH=..]  time our recordmcount against upstream's"
 	@echo "make series                        the curated patch series (series/) in build/series/"
-	@echo "make series-check                  git am it onto the pristine base, build every step, checkpatch"
+	@echo "make series BASE=6.12              the 6.12 series (series/ with series/6.12/ over it) in build/series-6.12/"
+	@echo "make series-check [BASE=6.12]      git am it onto the pristine base, build every step, checkpatch"
 
 setup:
 	@$(H)/setup.sh
@@ -94,7 +95,9 @@ debug: setup
 model: setup
 	@$(H)/model.sh
 
-# BPF programs through the BPF trampoline: x86_64 kernels with BTF.
+# BPF programs through the BPF trampoline, on kernels with BTF of BASE
+# (6.1: x86_64 ours and upstream, arm64 ours; 6.12: both flavors on both
+# arches; KERNELS picks).
 check-bpf: setup
 	@$(H)/check-bpf.sh
 
@@ -124,7 +127,8 @@ bench-recordmcount: setup
 	@if [ "$(ARCH)" = x86_64 ]; then $(H)/kernel.sh $(ARCH) upstream; else $(H)/kernel.sh $(ARCH) ours; fi
 	@python3 $(H)/bench_recordmcount.py $(ARCH) build/bench/recordmcount-$(ARCH).json
 
-# The patch series from the plan in series/ (one file a patch), for HEAD.
+# The patch series from the plan in series/ (one file a patch), for HEAD;
+# BASE=6.12: series/6.12/ over it, against Linux 6.12.
 series: setup
 	@$(H)/kernel.sh unpack
 	@python3 $(H)/series.py
@@ -134,4 +138,4 @@ series-check: setup
 	@$(H)/series-check.sh
 
 clean:
-	rm -rf build/kernel build/src build/initramfs build/logs build/results build/series build/series-check
+	rm -rf build/kernel build/src build/initramfs build/logs build/results build/series* build/series-check*
