@@ -72,6 +72,7 @@
 #include "ftrace_internal.h"
 
 struct ftrace_ops_hash;
+struct fgraph_ops;
 
 /*
  * What differs between the two kernels the core builds into

@@ -152,6 +152,14 @@ int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			ftrace_hash_free(f);
 			ftrace_hash_free(nt);
 			ret = ftrace_startup(ops, command);
+			/* Not started: the manager goes back to empty hashes. */
+			if (ret) {
+				f = &ftrace_empty_hash;
+				nt = &ftrace_empty_hash;
+				ftrace_subops_swap(ops, &f, &nt);
+				ftrace_hash_free_rcu(f);
+				ftrace_hash_free_rcu(nt);
+			}
 		}
 		if (ret)
 			ftrace_subops_manage(ops, false);

@@ -1836,10 +1836,11 @@ out:
 
 /*
  * A manager's update that the planner refuses: here both the manager and
- * another registered ops move the IP (IPMODIFY) of one function.  A user
- * that would bring that function is not added, a user's filter edit that
- * would bring it is undone, and in both the manager keeps its old hashes
- * and its sites; once the other ops leaves, the same user comes in.
+ * another registered ops move the IP (IPMODIFY) of one function.  A first
+ * user that would bring that function leaves the manager unstarted with
+ * empty hashes; a later one is not added, and a user's filter edit that
+ * would bring it is undone, the manager keeping its old hashes and sites;
+ * once the other ops leaves, the same user comes in.
  */
 static void subops_refused_update_undone(struct kunit *test)
 {
@@ -1848,10 +1849,14 @@ static void subops_refused_update_undone(struct kunit *test)
 	const unsigned long mover = FTRACE_OPS_FL_IPMODIFY |
 				    FTRACE_OPS_FL_SAVE_REGS;
 	struct ftrace_ops *mgr, *a, *b, *other;
+	unsigned long t1, t2;
 	struct ftrace_hash *h;
 	bool other_on;
 	int ret;
 
+	/* Moving the IP needs the full register set. */
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS))
+		kunit_skip(test, "no DYNAMIC_FTRACE_WITH_REGS");
 	if (!f1 || !f2)
 		kunit_skip(test, "vfs_read or vfs_write not traceable");
 	mgr = kunit_kzalloc(test, sizeof(*mgr), GFP_KERNEL);
@@ -1874,10 +1879,25 @@ static void subops_refused_update_undone(struct kunit *test)
 		KUNIT_FAIL(test, "an IPMODIFY ops was refused: %d", ret);
 		goto out;
 	}
+	/* A first user refused: the manager is not started, its hashes empty. */
+	ret = subops_call(mgr, b, true);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	if (!ret)
+		subops_call(mgr, b, false);
+	KUNIT_EXPECT_FALSE(test, mgr->flags & FTRACE_OPS_FL_ENABLED);
+	KUNIT_EXPECT_FALSE(test, b->flags & FTRACE_OPS_FL_SUBOP);
+	KUNIT_EXPECT_TRUE(test, list_empty(&mgr->subop_list));
+	KUNIT_EXPECT_TRUE(test, mgr_all(mgr));
+
 	if (subops_call(mgr, a, true)) {
 		KUNIT_FAIL(test, "the first user was refused");
 		goto out;
 	}
+	/* What the two sites call must not change while updates are refused. */
+	t1 = site_target_now(f1);
+	t2 = site_target_now(f2);
+	KUNIT_EXPECT_NE(test, t1, 0UL);
+	KUNIT_EXPECT_NE(test, t2, 0UL);
 
 	/* b would make the manager move vfs_write's IP too. */
 	ret = subops_call(mgr, b, true);
@@ -1887,10 +1907,11 @@ static void subops_refused_update_undone(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, b->flags & (FTRACE_OPS_FL_ENABLED |
 					     FTRACE_OPS_FL_SUBOP));
 	KUNIT_EXPECT_NULL(test, b->managed);
+	KUNIT_EXPECT_TRUE(test, list_empty(&b->list));
 	KUNIT_EXPECT_TRUE(test, mgr_has(mgr, false, f1));
 	KUNIT_EXPECT_FALSE(test, mgr_has(mgr, false, f2));
-	KUNIT_EXPECT_NE(test, site_target_now(f1), 0UL);
-	KUNIT_EXPECT_NE(test, site_target_now(f2), 0UL);
+	KUNIT_EXPECT_EQ(test, site_target_now(f1), t1);
+	KUNIT_EXPECT_EQ(test, site_target_now(f2), t2);
 
 	/* So would a's edit: refused, and a keeps the filter it had. */
 	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(a, f2, 0, 0), -EBUSY);
@@ -1901,10 +1922,13 @@ static void subops_refused_update_undone(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, ftrace_lookup_ip(h, f2));
 	}
 	KUNIT_EXPECT_TRUE(test, a->flags & FTRACE_OPS_FL_SUBOP);
+	KUNIT_EXPECT_EQ(test, site_target_now(f1), t1);
+	KUNIT_EXPECT_EQ(test, site_target_now(f2), t2);
 
 	/* With the other mover gone, b comes in. */
-	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(other), 0);
-	other_on = false;
+	ret = unregister_ftrace_function(other);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	other_on = ret != 0;
 	KUNIT_EXPECT_EQ(test, subops_call(mgr, b, true), 0);
 	KUNIT_EXPECT_TRUE(test, mgr_has(mgr, false, f2));
 	KUNIT_EXPECT_NE(test, site_target_now(f2), 0UL);
