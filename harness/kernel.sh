@@ -86,7 +86,7 @@ prepare_ours() {
 				< "$pdir/$p" || die "patch $p does not apply"
 		done
 		for p in $(removed_files); do
-			[ -f "$src/$p" ] || die "patches/removed: no $p in the tree"
+			[ -f "$src/$p" ] || die "${pdir#"$top"/}/removed: no $p in the tree"
 			rm "$src/$p"
 		done
 	fi

@@ -303,7 +303,8 @@ static long __kprobes func_offset(unsigned long addr)
  * has a landing pad.  A kprobe on the function's entry replaces the first
  * of them with its BRK; a BRK before a function's own address is a kprobe
  * on the last word of the function before.  The BRK cases ask kallsyms
- * which it is.  BPF's kprobe_multi goes by function addresses (patch 0017).
+ * which it is.  BPF's kprobe_multi goes by function addresses (on 6.1,
+ * through patch 0017).
  *
  * Return: the address of the function.
  */

@@ -209,7 +209,8 @@ static inline bool arch_trace_is_compat_syscall(struct pt_regs *regs)
 /*
  * Store (@op stp) or load (@op ldp) x8-x27 in their slots of a struct
  * pt_regs at sp (asm-offsets' S_Xn): the middle of a full register save
- * and restore, which ftrace_regs_caller and the rethook trampoline share.
+ * and restore, which ftrace_regs_caller and (on 6.1) the rethook trampoline
+ * share.
  */
 	.macro	pt_regs_x8_x27, op
 	\op	x8, x9, [sp, #S_X8]
