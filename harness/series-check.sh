@@ -110,7 +110,7 @@ for i in $(seq 1 "$n"); do
 		{ echo
 		  echo "# series-check: compile the core's files before they are linked"
 		  echo "$scratch_mk"
-		  echo 'extra-y += $(filter $(patsubst %.c,%.o,$(notdir $(wildcard $(srctree)/$(src)/ftrace_*.c))),$(ftcheck-y))'
+		  echo 'extra-y += $(filter $(patsubst %.c,%.o,$(notdir $(wildcard $(srctree)/kernel/trace/ftrace_*.c))),$(ftcheck-y))'
 		} >> "$wt/kernel/trace/Makefile"
 	fi
 	t0=$(date +%s)

@@ -394,4 +394,3 @@ void ftrace_convert_block(struct ftrace_block *b)
 	}
 	patch_quiet_block(b, true);
 }
-
