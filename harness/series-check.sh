@@ -106,11 +106,17 @@ for i in $(seq 1 "$n"); do
 	early=
 	if grep -q '^libftrace-y := ftrace.o$' "$wt/kernel/trace/Makefile" &&
 	   ls "$wt"/kernel/trace/ftrace_*.c > /dev/null 2>&1; then
-		early=$(cd "$wt/kernel/trace" && ls ftrace_*.c | tr '\n' ' ')
+		early=1
+		# The objects of the files present that this config selects,
+		# printed by kbuild so the check below knows them; none left
+		# from an earlier step.
+		rm -f "$out"/kernel/trace/ftrace_*.o
 		{ echo
 		  echo "# series-check: compile the core's files before they are linked"
 		  echo "$scratch_mk"
-		  echo 'extra-y += $(filter $(patsubst %.c,%.o,$(notdir $(wildcard $(srctree)/kernel/trace/ftrace_*.c))),$(ftcheck-y))'
+		  echo 'ftcheck-early := $(filter $(patsubst %.c,%.o,$(notdir $(wildcard $(srctree)/kernel/trace/ftrace_*.c))),$(ftcheck-y))'
+		  echo 'extra-y += $(ftcheck-early)'
+		  echo '$(info series-check-early: $(ftcheck-early))'
 		} >> "$wt/kernel/trace/Makefile"
 	fi
 	t0=$(date +%s)
@@ -124,10 +130,14 @@ for i in $(seq 1 "$n"); do
 		break
 	fi
 	if [ -n "$early" ]; then
-		for f in $early; do
-			[ -f "$out/kernel/trace/${f%.c}.o" ] ||
-				{ echo "series-check: FAIL $name: kernel/trace/$f was not compiled"; fail=1; }
+		early=$(sed -n 's/^series-check-early: *//p' "$log" | tail -n 1)
+		[ -n "$early" ] ||
+			{ echo "series-check: FAIL $name: no file of the core selected to compile"; fail=1; }
+		for o in $early; do
+			[ -f "$out/kernel/trace/$o" ] ||
+				{ echo "series-check: FAIL $name: kernel/trace/${o%.o}.c was not compiled"; fail=1; }
 		done
+		early=$(echo "$early" | sed 's/\.o\b/.c/g')
 		compiled_early=$((compiled_early + 1))
 	fi
 	built=$((built + 1))
