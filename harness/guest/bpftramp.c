@@ -7,8 +7,9 @@
  *
  * The kernel attaches such programs through a BPF trampoline, which it
  * installs at the function's ftrace site as a direct call
- * (register_ftrace_direct_multi(); the second program moves it to a new
- * trampoline, modify_ftrace_direct_multi()): this is the in-tree user
+ * (register_ftrace_direct_multi(), on 6.12 register_ftrace_direct(); the
+ * second program moves it to a new trampoline, modify_ftrace_direct_multi(),
+ * on 6.12 modify_ftrace_direct()): this is the in-tree user
  * "BPF trampolines" of the ftrace core, exercised without clang, libbpf or
  * bpftool.  The two programs are written here as raw instructions; the
  * function's BTF id is looked up in /sys/kernel/btf/vmlinux.
