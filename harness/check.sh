@@ -28,20 +28,23 @@
 #             4. the livepatch selftests where expected;
 #             5. make stress's short form (ours; on 6.12 only in make
 #                check-612, which runs 6.12 alone).
-#           With "full", x86_64 on 6.1 then also builds and boots the
-#           kernel without DYNAMIC_FTRACE (VARIANT=nodyn) and the one with
-#           the frame-pointer unwinder (VARIANT=fp, one vCPU), and arm64
-#           the one built with clang 16 as Android builds it
-#           (VARIANT=clang).  The default x86_64 kernels have the distro
-#           mitigations and IBT on (configs/distro-x86_64.config).
+#           arm64 on 6.1 then boots the kernel built with clang 16 as
+#           Android builds it (VARIANT=clang): KUnit and the core's
+#           cases.  With "full", that kernel also runs every upstream
+#           case, and x86_64 on 6.1 builds and boots the kernel without
+#           DYNAMIC_FTRACE (VARIANT=nodyn) and the one with the
+#           frame-pointer unwinder (VARIANT=fp, one vCPU).  The default
+#           x86_64 kernels have the distro mitigations and IBT on
+#           (configs/distro-x86_64.config).
 #   arm     for each arch in SMOKE_ARCHES (make check-full: arm; make
 #           check: none): build, boot, smoke test (6.1).
 # Then the layers of the core (harness/layers.py) in every kernel of ours
 # built: no file refers to a file above it.
 #
 # The kernels build one after another in the background from the start, at
-# the lowest CPU priority, 6.1 before 6.12 and arm64 before x86_64 (arm64's
-# guests run longest, and the last kernel's stream is the run's tail);
+# the lowest CPU priority, 6.1 before 6.12 and arm64 (then arm64 with clang)
+# before x86_64 (arm64's guests run longest, and the last kernel's stream is
+# the run's tail);
 # each stream waits only for its own.  Every guest has a timeout of at least
 # twice the time it was measured to take on a loaded 2-core machine
 # (docs/testing.md, "CI"); a guest that uses more than half of it is listed
@@ -127,7 +130,15 @@ rm -rf "$bq"; mkdir -p "$bq"
 specs=
 for b in $bases; do
 	set_base "$b"
-	for arch in arm64 x86_64; do has_arch "$arch" && specs="$specs $b:$arch:$(kname "$arch" "$flavor"):"; done
+	for arch in arm64 x86_64; do
+		has_arch "$arch" || continue
+		specs="$specs $b:$arch:$(kname "$arch" "$flavor"):"
+		# arm64 on 6.1 built with clang as Android builds it, right
+		# after the gcc kernel: its guests follow that stream's.
+		if [ "$arch" = arm64 ] && [ "$b" = 6.1 ]; then
+			specs="$specs 6.1:arm64:arm64-$flavor-clang:clang"
+		fi
+	done
 	# Other arches (ARCHES=arm): 6.1 only, as the core's port to 6.12
 	# covers x86_64 and arm64.
 	for arch in $arches; do
@@ -139,9 +150,6 @@ done
 set_base "${bases%% *}"
 if [ "$full" = full ] && has_base 6.1 && has_arch x86_64; then
 	specs="$specs 6.1:x86_64:x86_64-$flavor-nodyn:nodyn 6.1:x86_64:x86_64-$flavor-fp:fp"
-fi
-if [ "$full" = full ] && has_base 6.1 && has_arch arm64; then
-	specs="$specs 6.1:arm64:arm64-$flavor-clang:clang"
 fi
 smoke_arches=
 if [ "$full" = full ] && has_base 6.1; then smoke_arches=arm; fi
@@ -340,28 +348,36 @@ arch_stream() {
 		grep -E '^(ok|FAIL|     stress|stress:)' "$build/logs/host-stress-$name.log" | sed 's/^/   /'
 	fi
 	[ "$arch" = x86_64 ] && [ "$full" = full ] && [ "$BASE" = 6.1 ] && x86_64_variants
-	[ "$arch" = arm64 ] && [ "$full" = full ] && [ "$BASE" = 6.1 ] && arm64_variants
+	[ "$arch" = arm64 ] && [ "$BASE" = 6.1 ] && arm64_clang
 }
 
-# make check-full only: arm64 built with clang 16 as Android builds it
-# (VARIANT=clang: ThinLTO, kCFI, shadow call stacks, kernel BTI, pointer
-# authentication), KUnit and every upstream case, then the core's cases,
-# judged against stock 6.1 built the same way (expectations/arm64-clang.txt
-# and functions.arm64-clang.txt: VARIANT=clang make expectations
-# ARCH=arm64; clang inlines other functions than gcc).  The alias case may
-# have no input there: without LTO, clang's arm64 image has no C function
-# with a second name at its address (with ThinLTO it runs and passes).
-arm64_variants() {
-	local name="arm64-$flavor-clang"
-	echo "== $name: clang 16, ThinLTO, kCFI, shadow call stacks, BTI, KUnit and ftracetest"
+# arm64 built with clang 16 as Android builds it (VARIANT=clang: ThinLTO,
+# kCFI, shadow call stacks, kernel BTI, pointer authentication), judged
+# against stock 6.1 built the same way (expectations/arm64-clang.txt and
+# functions.arm64-clang.txt: VARIANT=clang make expectations ARCH=arm64;
+# clang inlines other functions than gcc).  make check: KUnit and the
+# core's cases (callers, trampolines, direct calls, fprobe, kprobe_multi
+# through BPF, stack traces, function_graph) in one boot; make check-full
+# first boots it with every upstream case and the function list.  The
+# alias case may have no input: without LTO, clang's arm64 image has no C
+# function with a second name at its address (with ThinLTO it runs).
+arm64_clang() {
+	local name="arm64-$flavor-clang" kunit=(--kunit)
+	echo "== $name: clang 16, ThinLTO, kCFI, shadow call stacks, BTI"
 	kernel_ready "$name" clang || return
-	guest_run "$name" 2 ftracetest upstream VARIANT=clang KUNIT=1 APPEND=ftt_bench=0 \
-		TIMEOUT="${TIMEOUT:-${ftt_timeout[arm64]}}" -- \
-		judge --kunit --expect "$top/expectations/arm64-clang.txt" \
-		--functions "$top/expectations/functions.arm64-clang.txt"
-	guest_run "$name-core" 2 ftracetest test.d/ftrace-core VARIANT=clang KUNIT=0 \
+	if [ "$full" = full ]; then
+		echo "== $name: KUnit, boot self-tests and ftracetest upstream"
+		guest_run "$name" 2 ftracetest upstream VARIANT=clang KUNIT=1 APPEND=ftt_bench=0 \
+			TIMEOUT="${TIMEOUT:-${ftt_timeout[arm64]}}" -- \
+			judge --kunit --expect "$top/expectations/arm64-clang.txt" \
+			--functions "$top/expectations/functions.arm64-clang.txt"
+		kunit=()
+	fi
+	echo "== $name: ${kunit:+KUnit and }ftracetest test.d/ftrace-core"
+	guest_run "$name-core" 2 ftracetest test.d/ftrace-core VARIANT=clang KUNIT=${#kunit[@]} \
 		APPEND="ftt_functions=0 ftt_bench=0" TIMEOUT="${TIMEOUT:-${core_timeout[arm64]}}" QEMU_LOG_NAME=core -- \
-		judge --subset --expect "$top/expectations/arm64-clang.txt" --core-cases "$top/harness/ftt" \
+		judge "${kunit[@]}" --subset --expect "$top/expectations/arm64-clang.txt" \
+		--core-cases "$top/harness/ftt" \
 		--unsupported-ok 'ftrace-core: an exact name selects a function only by the name it prints as'
 }
 
