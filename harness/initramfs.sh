@@ -142,6 +142,7 @@ fi
 install -m 755 "$top/harness/guest/bootcheck.sh" "$root/harness/bootcheck.sh"
 install -m 755 "$top/harness/guest/diff.sh" "$root/harness/diff.sh"
 install -m 755 "$top/harness/guest/nodyncheck.sh" "$root/harness/nodyncheck.sh"
+install -m 755 "$top/harness/guest/modload.sh" "$root/harness/modload.sh"
 [ -d "$out/modroot/lib/modules" ] && cp -a "$out/modroot/lib/modules" "$root/lib/"
 # Selftests of in-tree ftrace users (livepatch) and the userland they need.
 "$top/harness/kselftest-root.sh" "$arch" "$src" "$out/modroot" "$root" "$out"

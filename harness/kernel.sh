@@ -11,7 +11,9 @@
 #             part of the series yet: make check never builds it).
 #
 # Both use the same config: tinyconfig plus configs/*.config fragments
-# (on a base with configs/BASE/renames, with the options renamed by it).
+# (on a base with configs/BASE/renames, with the options renamed by it);
+# VARIANT=debian, debian-full, debian-rt: Debian's own x86_64 config of the
+# base plus the few fragments the tests need (harness/lib.sh: debian_config).
 # Output: build/kernel/ARCH-FLAVOR/{.config,IMAGE,modroot/} (kname in
 # harness/lib.sh: build/kernel/ARCH-FLAVOR-6.12/ for BASE=6.12).
 set -euo pipefail
@@ -111,18 +113,27 @@ last_values() {
 }
 
 configure() {
-	local frags key
+	local frags key start_from
 	frags=$(config_fragments "$arch" "$flavor") || exit 1
 	# shellcheck disable=SC2086
 	frags=$(rename_fragments "$out/fragments" $frags)
-	key=$(cat $frags | sha256sum | cut -d' ' -f1)
+	# The config the fragments go on: tinyconfig's, or Debian's own.
+	start_from=$(debian_config)
+	if [ -n "$start_from" ] && [ ! -f "$start_from" ]; then
+		die "no $start_from (make setup installs linux-config-$BASE)"
+	fi
+	key=$(cat $frags ${start_from:+"$start_from"} | sha256sum | cut -d' ' -f1)
 	# A .config that another base's tree wrote (a tool run on this build
 	# directory with the wrong tree) is made again.
 	head -n 3 "$out/.config" 2>/dev/null | grep -q "^# Linux/[^ ]* ${BASE//./\\.}\.[0-9]" ||
 		rm -f "$out/.config-key"
 	[ "$(cat "$out/.config-key" 2>/dev/null)" = "$key" ] && return
 	echo "kernel: configuring $(kname "$arch" "$flavor")"
-	kmake -s tinyconfig >/dev/null
+	if [ -n "$start_from" ]; then
+		xzcat "$start_from" > "$out/.config"
+	else
+		kmake -s tinyconfig >/dev/null
+	fi
 	KCONFIG_CONFIG="$out/.config" "$src/scripts/kconfig/merge_config.sh" \
 		-m -O "$out" "$out/.config" $frags > "$out/merge_config.log" 2>&1
 	kmake -s olddefconfig >/dev/null 2>&1

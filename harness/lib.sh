@@ -103,10 +103,36 @@ kname() { echo "$1-$2${VARIANT:+-$VARIANT}$base_suffix"; }
 # kdir ARCH FLAVOR: the out-of-tree build directory of one kernel.
 kdir() { echo "$build/kernel/$(kname "$1" "$2")"; }
 
+# debian_config: for VARIANT=debian, debian-full and debian-rt, Debian's own
+# x86_64 config of the base (package linux-config-BASE), which the build
+# starts from instead of tinyconfig: the cloud kernel's (cloud-amd64, about
+# 1,100 modules), the generic one's (amd64, about 3,800) or the realtime
+# one's (rt_amd64, PREEMPT_RT, 6.12's in-tree).  Nothing for other variants.
+debian_config() {
+	local c
+	case "${VARIANT:-}" in
+	debian) c=amd64_none_cloud-amd64 ;;
+	debian-full) c=amd64_none_amd64 ;;
+	debian-rt) c=amd64_rt_amd64 ;;
+	*) return 0 ;;
+	esac
+	echo "/usr/src/linux-config-$BASE/config.$c.xz"
+}
+
 # config_fragments ARCH FLAVOR: the config fragments of one kernel build,
 # in the order they are merged (a later one overrides an earlier one).
 config_fragments() {
 	local arch=$1 flavor=$2 frags
+	# Debian's config is the start (debian_config); only what the tests
+	# need goes on top of it: KUnit, the flavor's own suites, and
+	# configs/variant-debian.config.
+	if [ -n "$(debian_config)" ]; then
+		[ "$arch" = x86_64 ] || die "VARIANT=$VARIANT: Debian's configs here are x86_64's"
+		frags="$top/configs/kunit.config"
+		if [ -f "$top/configs/$flavor.config" ]; then frags="$frags $top/configs/$flavor.config"; fi
+		echo "$frags $top/configs/variant-debian.config"
+		return
+	fi
 	frags="$top/configs/base.config $top/configs/tracing.config"
 	frags="$frags $top/configs/kunit.config $top/configs/$arch.config"
 	# Options only the flavor's own code has (its KUnit suites).

@@ -23,7 +23,8 @@ pkgs=(linux-source-6.1 linux-source-6.12 gcc-aarch64-linux-gnu libc6-dev-arm64-c
       sparse coccinelle	# harness/lint.sh, harness/cocci.sh
       spin	# harness/model.sh
       clang-16 lld-16 llvm-16	# VARIANT=clang kernels (harness/lib.sh: toolchain)
-      trace-cmd linux-perf)	# the clients in the guests (harness/clients-root.sh)
+      trace-cmd linux-perf	# the clients in the guests (harness/clients-root.sh)
+      linux-config-6.1 linux-config-6.12)	# Debian's own configs (VARIANT=debian*: harness/lib.sh)
 
 missing=()
 for p in "${pkgs[@]}"; do
