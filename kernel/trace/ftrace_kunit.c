@@ -296,10 +296,8 @@ static void prefilter_never_rejects_a_match(struct kunit *test)
 	};
 	char *longword;
 	unsigned int i, matches;
+	size_t len;
 
-	/* cleanup_symbol_name() changes names under clang LTO: no prefilter. */
-	if (IS_ENABLED(CONFIG_LTO_CLANG))
-		kunit_skip(test, "no prefilter with clang LTO");
 	longword = kunit_kzalloc(test, 66, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, longword);
 	memset(longword, 'a', 65);
@@ -307,6 +305,14 @@ static void prefilter_never_rejects_a_match(struct kunit *test)
 	longword[64] = '*';
 	guard(mutex)(&ftrace_lock);
 	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		/* Not "*x" under clang LTO, where 6.1 cuts suffixes (pf_init()). */
+		len = strlen(words[i]);
+		if (IS_ENABLED(CONFIG_LTO_CLANG) && words[i][0] == '*' &&
+		    words[i][len - 1] != '*') {
+			KUNIT_EXPECT_EQ_MSG(test, ftrace_prefilter_misses(words[i], &matches),
+					    -EINVAL, "word %s", words[i]);
+			continue;
+		}
 		KUNIT_EXPECT_EQ_MSG(test, ftrace_prefilter_misses(words[i], &matches),
 				    0, "word %s", words[i]);
 		KUNIT_EXPECT_GT_MSG(test, matches, 0U, "word %s", words[i]);

@@ -249,8 +249,14 @@ static int pf_init(struct prefilter *pf, const struct ftrace_glob *g)
 	unsigned int i, k, s, t;
 	const char *c;
 
-	/* cleanup_symbol_name() cuts LLVM's suffixes off names it expands. */
-	if (IS_ENABLED(CONFIG_LTO_CLANG) || !g->len || g->len > PF_MAX_LEN ||
+	/*
+	 * Under clang LTO, 6.1's kallsyms cuts LLVM's suffixes off the names
+	 * it expands (cleanup_symbol_name()), so the name tested is a prefix
+	 * of the one the tokens spell: a literal in it, or at its start, is
+	 * in the tokens too, but one at its end may not end them.
+	 */
+	if ((IS_ENABLED(CONFIG_LTO_CLANG) && g->type == MATCH_END_ONLY) ||
+	    !g->len || g->len > PF_MAX_LEN ||
 	    (g->type != MATCH_MIDDLE_ONLY && g->type != MATCH_FRONT_ONLY &&
 	     g->type != MATCH_END_ONLY))
 		return -EINVAL;
