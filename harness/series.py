@@ -17,7 +17,7 @@ patches/6.12/.
 
 A header may go on over lines that start with white space.  series/00-cover
 is the cover letter: a Subject, then its text, where @BENCH@ becomes the
-benchmark tables of README.md.
+benchmark tables of docs/benchmarks.md.
 
 Every overlay file, every patch of patches/series and every path of
 patches/removed must be in exactly one patch of the plan, and the last
@@ -369,7 +369,7 @@ def plain_table(md):
         cells = [c.strip().replace('&nbsp;', ' ') for c in ln.strip().strip('|').split('|')]
         if all(re.fullmatch(r':?-+:?', c) for c in cells):
             continue
-        # Notes on when a figure was taken belong to the README, not here.
+        # Notes on when a figure was taken stay in docs/benchmarks.md.
         cells[0] = re.sub(r'\s*\([^)]*(UTC|\b[0-9a-f]{7}\b)[^)]*\)', '', cells[0])
         rows.append(cells)
     widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(len(rows[0]))]
@@ -381,31 +381,36 @@ def plain_table(md):
 
 
 def bench_tables():
-    """The base's tables of README.md's Benchmarks section, as text: on
-    6.1, those under a bold title before "**Linux 6.12**"; on 6.12, those
-    after it, each under the paragraph before it."""
-    text = SRC.read('README.md')
-    m = re.search(r'^## Benchmarks\n(.*?)^## ', text, re.S | re.M)
-    if not m:
-        raise PlanError('README.md has no Benchmarks section')
-    sec = m.group(1)
-    cut = sec.find('**Linux 6.12**')
+    """The base's benchmark tables of docs/benchmarks.md, as text: on 6.1,
+    those of the sections before "## Linux 6.12"; on 6.12, those of that
+    section.  Each is titled by the paragraph before it: its bold words
+    (or the section's heading) and the make command it names."""
+    text = SRC.read('docs/benchmarks.md')
+    cut = text.find('\n## Linux 6.12\n')
     if cut < 0:
-        raise PlanError('README.md: no "**Linux 6.12**" benchmarks')
-    sec = sec[:cut] if BASE_NAME == '6.1' else sec[cut:]
-    out, title = [], None
-    for para in sec.split('\n\n'):
+        raise PlanError('docs/benchmarks.md: no "## Linux 6.12" section')
+    text = text[:cut] if BASE_NAME == '6.1' else text[cut:]
+    out, heading, title = [], 'Benchmarks', None
+    for para in text.split('\n\n'):
+        para = para.strip()
+        if para.startswith('## '):
+            heading = para.split('\n')[0][3:].strip()
         if para.startswith('|'):
             if title:
                 out.append(title)
                 out.append(plain_table(para))
             title = None
-        elif BASE_NAME != '6.1' or (para.startswith('**') and '(`' in para):
-            title = re.sub(r'\*\*|`', '', para.strip())
+            continue
+        bold = re.match(r'\*\*([^*]+)\*\*', para)
+        cmd = re.search(r'`((?:RUNS=1 )?make bench[^`]*)`', para)
+        if bold or cmd:
+            title = bold.group(1) if bold else heading
+            if cmd:
+                title += ' (%s)' % cmd.group(1)
         else:
             title = None
     if not out:
-        raise PlanError('README.md: no benchmark tables found')
+        raise PlanError('docs/benchmarks.md: no benchmark tables found')
     return '\n\n'.join(out)
 
 
