@@ -12,29 +12,46 @@ spec = importlib.util.spec_from_file_location(
 series = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(series)
 
-README = """# x
+BENCHMARKS = """# Benchmarks: method and details
 
-## Benchmarks
+Intro, `make bench ARCH=...` named.
 
-Intro.
+## The tables and the method
 
-**x86_64** (`make bench ARCH=x86_64`)
-
-| metric | unit | a | b | b/a |
-|---|---|---:|---:|---:|
-| one | instr | 2 | 1 | 0.500 |
+**x86_64** (`RUNS=1 make bench ARCH=x86_64`, measured 2026-11-29): both
+kernels.
 
 A note with no table.
 
-**Linux 6.12**, the goals (`make bench BASE=6.12`).
+| metric | unit | a | b | b/a |
+|---|---|---:|---:|---:|
+| zero | instr | 2 | 1 | 0.500 |
 
-arm64:
+**x86_64** (`make bench ARCH=x86_64`, measured 2026-11-29)
+
+| metric | unit | a | b | b/a |
+|---|---|---:|---:|---:|
+| one (measured 12:00 UTC) | instr | 2 | 1 | 0.500 |
+
+## arm64 built with clang
+
+`make bench ARCH=arm64 VARIANT=clang` (measured 2026-11-30): both.
+
+| metric | unit | a | b | b/a |
+|---|---|---:|---:|---:|
+| three | instr | 3 | 1 | 0.333 |
+
+## Linux 6.12
+
+`RUNS=1 make bench ARCH=x86_64 BASE=6.12` (measured 2026-11-29).
+
+**arm64**
 
 | metric | unit | a | b | b/a |
 |---|---|---:|---:|---:|
 | two | instr | 4 | 1 | 0.250 |
 
-## Testing
+## After
 """
 
 
@@ -43,12 +60,13 @@ class Plan(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         top = self.tmp.name
         os.makedirs(os.path.join(top, 'series', '6.12'))
+        os.makedirs(os.path.join(top, 'docs'))
         for name in ('00-cover', '01-a', '02-b', '03-c'):
             write(os.path.join(top, 'series', name), 'Subject: %s\n\nbody\n' % name)
         write(os.path.join(top, 'series', '6.12', '02-b'), 'Subject: b on 6.12\n\nbody\n')
         write(os.path.join(top, 'series', '6.12', '02-d'), 'Subject: d\n\nbody\n')
         write(os.path.join(top, 'series', '6.12', 'omit'), '# why\n03-c\n')
-        write(os.path.join(top, 'README.md'), README)
+        write(os.path.join(top, 'docs', 'benchmarks.md'), BENCHMARKS)
         self.old_top = series.TOP
         series.TOP = top
         series.SRC = series.Source(None)
@@ -91,14 +109,21 @@ class Plan(unittest.TestCase):
     def test_bench_tables_per_base(self):
         series.set_base('6.1')
         t61 = series.bench_tables()
-        self.assertIn('x86_64 (make bench ARCH=x86_64)', t61)
-        self.assertIn('one', t61)
+        # Each table under the bold words or heading before it and its
+        # command; no dates; a table after a note has no title and is out.
+        self.assertIn('x86_64 (make bench ARCH=x86_64)\n\nmetric', t61)
+        self.assertIn('arm64 built with clang (make bench ARCH=arm64 VARIANT=clang)', t61)
+        self.assertIn('one ', t61)
+        self.assertIn('three', t61)
+        self.assertNotIn('zero', t61)
+        self.assertNotIn('UTC', t61)
         self.assertNotIn('two', t61)
         series.set_base('6.12')
         t612 = series.bench_tables()
-        self.assertTrue(t612.startswith('arm64:\n\nmetric'))
+        self.assertTrue(t612.startswith('arm64\n\nmetric'))
         self.assertIn('two', t612)
         self.assertNotIn('one ', t612)
+        self.assertNotIn('three', t612)
 
 
 if __name__ == '__main__':
