@@ -45,6 +45,10 @@ LABELS = {
     'read_available_filter_functions_modules':
         ('read available_filter_functions, 2 modules', 'instr'),
     'set_filter_glob_lock_modules': ("set_ftrace_filter '*lock*', 2 modules", 'instr'),
+    'read_available_filter_functions_wide':
+        ('read available_filter_functions, 6,000-function module', 'instr'),
+    'set_filter_glob_lock_wide': ("set_ftrace_filter '*lock*', 6,000-function module", 'instr'),
+    'set_filter_mod_wide': ("set_ftrace_filter '*:mod:ftwide' (6,000 functions)", 'instr'),
     'read_available_filter_functions': ('read available_filter_functions', 'instr'),
     'syscall_tracing_off': ('getppid(), tracing off', 'instr/call'),
     'syscall_function_all': ('getppid(), function tracer on all', 'instr/call'),
@@ -66,7 +70,8 @@ ORDER = ['records', 'record_bytes_per_record', 'ftrace_init_span', 'ftrace_init_
          'disable_function_one', 'disable_function_one_core', 'set_filter_1000_names',
          'set_filter_glob_lock', 'clear_filter', 'set_filter_glob_none',
          'read_available_filter_functions', 'read_available_filter_functions_modules',
-         'set_filter_glob_lock_modules',
+         'set_filter_glob_lock_modules', 'read_available_filter_functions_wide',
+         'set_filter_glob_lock_wide', 'set_filter_mod_wide',
          'syscall_tracing_off', 'syscall_function_all', 'syscall_function_all_tracing_off',
          'syscall_function_all_plus_filtered_instance', 'syscall_function_all_plus_100_ops',
          'syscall_function_graph_all',

@@ -793,6 +793,7 @@ BENCH_METRICS = (
     'syscall_function_graph_all', 'set_filter_1000_names',
     'set_filter_glob_lock', 'clear_filter', 'set_filter_glob_none',
     'read_available_filter_functions_modules', 'set_filter_glob_lock_modules',
+    'read_available_filter_functions_wide', 'set_filter_glob_lock_wide', 'set_filter_mod_wide',
     'events_all_on', 'events_all_off')
 
 

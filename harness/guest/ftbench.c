@@ -430,6 +430,23 @@ int main(int argc, char **argv)
 		die("unloading the modules");
 
 	/*
+	 * With a module of 6,000 functions (harness/modules/ftwide), as
+	 * large as the biggest a distribution loads: each of its records is
+	 * named by the listing, the glob and the module word.
+	 */
+	if (system("insmod /harness/ftwide.ko"))
+		die("loading ftwide");
+	free(aff);
+	aff = slurp(T "available_filter_functions", &len, &ns);
+	metric("read_available_filter_functions_wide", ns, "ns");
+	metric("set_filter_glob_lock_wide", puts_file(T "set_ftrace_filter", "*lock*"), "ns");
+	put(T "set_ftrace_filter", "", 0, 1);
+	metric("set_filter_mod_wide", puts_file(T "set_ftrace_filter", "*:mod:ftwide"), "ns");
+	put(T "set_ftrace_filter", "", 0, 1);
+	if (system("rmmod ftwide"))
+		die("unloading ftwide");
+
+	/*
 	 * Every trace event on, then off, with tracing_on 0 so that they
 	 * record nothing: each event's static key rewrites its jump labels
 	 * through x86's batch patcher, which call sites share (a batch a key).

@@ -349,6 +349,24 @@ const char *ftrace_init_name_lookup(unsigned long addr, unsigned long *size,
 int ftrace_init_name_symbol(unsigned int symnum, unsigned long *value,
 			    char *name, char *module_name);
 struct ftrace_rec *ftrace_find_rec(unsigned long ip, struct ftrace_block **bp);
+/*
+ * Naming a module's records in address order: the module's symbols
+ * sorted once (ftrace_mod_walk_name()).  Zeroed before first use.
+ */
+struct mod_kallsyms;
+struct ftrace_mod_walk {
+	struct module *mod;
+	const struct mod_kallsyms *ks;	/* the table sorted */
+	unsigned long gen;		/* ftrace_mod_gen then */
+	struct ftrace_mod_sym *syms;	/* by address, one per address */
+	unsigned int count;
+	unsigned int pos;		/* the last symbol named */
+};
+
+const char *ftrace_mod_walk_name(struct ftrace_mod_walk *w,
+				 struct module *mod, unsigned long ip,
+				 char *buf);
+void ftrace_mod_walk_free(struct ftrace_mod_walk *w);
 /* For the KUnit suites: */
 struct ftrace_rec *ftrace_block_find(struct ftrace_block *b, unsigned long ip);
 struct ftrace_block *ftrace_blocks_build(struct module *mod,

@@ -65,8 +65,9 @@ struct fs_iter {
 	loff_t b_pos;		/* position of @b's first record */
 	bool at_end;		/* @end is known */
 	loff_t end;		/* position of the extra lines, after the records */
-	/* naming vmlinux records in order, one symbol after the other */
+	/* naming records in order: vmlinux's, and a module's */
 	struct kallsyms_walk walk;
+	struct ftrace_mod_walk mod_walk;
 	char name[KSYM_NAME_LEN];
 };
 
@@ -196,6 +197,11 @@ static void *fs_next(struct seq_file *m, void *v, loff_t *pos)
 
 static void fs_stop(struct seq_file *m, void *v)
 {
+	struct fs_iter *it = m->private;
+
+	/* The whole file read: the last module's sorted symbols go. */
+	if (!v)
+		ftrace_mod_walk_free(&it->mod_walk);
 	/* Taken in fs_start(). */
 	mutex_unlock(&ftrace_lock);
 }
@@ -274,14 +280,21 @@ static int fs_show(struct seq_file *m, void *v)
 		seq_putc(m, ' ');
 	}
 	/*
-	 * Records come in address order: vmlinux names are read one after
-	 * the other (what "%ps" would print); a module's are looked up.
+	 * Records come in address order, so names are taken one after the
+	 * other from kallsyms' sorted names or the module's sorted symbols:
+	 * what "%ps" prints, the module in brackets.
 	 */
-	name = it->b->mod ? NULL : kallsyms_walk_name(&it->walk, ip, it->name);
-	if (name)
-		seq_puts(m, name);
+	if (it->b->mod)
+		name = ftrace_mod_walk_name(&it->mod_walk, it->b->mod, ip,
+					    it->name);
 	else
+		name = kallsyms_walk_name(&it->walk, ip, it->name);
+	if (!name)
 		seq_printf(m, "%ps", (void *)ip);
+	else if (it->b->mod)
+		seq_printf(m, "%s [%s]", name, module_name(it->b->mod));
+	else
+		seq_puts(m, name);
 	if (it->kind == FS_ENABLED || it->kind == FS_TOUCHED)
 		show_enabled(m, it->b, r, it->kind == FS_TOUCHED);
 	seq_putc(m, '\n');
@@ -313,6 +326,7 @@ static struct ftrace_hash __rcu **target_slot(struct fs_iter *it)
 
 static void fs_iter_free(struct fs_iter *it)
 {
+	ftrace_mod_walk_free(&it->mod_walk);
 	ftrace_mods_free(&it->mods);
 	ftrace_hash_free(it->shown);
 	ftrace_hash_free(it->hash);

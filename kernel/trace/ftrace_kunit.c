@@ -434,7 +434,149 @@ static void records_init_apart(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, blocks, 3U);
 	ftrace_blocks_free(chain);
 }
+
+#ifdef CONFIG_KALLSYMS
+/*
+ * ftrace_mod_walk_name() on a fake module: a symbol table of its own (the
+ * names kallsyms passes over, two symbols at one address, LLVM's suffix)
+ * and 200 more symbols, named in order, backwards and out of order, each
+ * against a linear pass of kallsyms' rule (find_kallsyms_symbol()).
+ */
+#define WALK_SYMS	209
+#define WALK_TEXT	0x20000UL
+
+struct walk_fixture {
+	struct module *mod;
+	struct mod_kallsyms ks;
+	Elf_Sym sym[WALK_SYMS];
+	char str[WALK_SYMS * 12];
+	unsigned int len;
+};
+
+static void walk_sym(struct walk_fixture *f, unsigned int i, const char *name,
+		     unsigned long value, bool undef)
+{
+	f->sym[i].st_name = f->len;
+	f->sym[i].st_value = value;
+	f->sym[i].st_shndx = undef ? SHN_UNDEF : 1;
+	f->len += strscpy(f->str + f->len, name, 12) + 1;
+}
+
+/* The name kallsyms gives @ip: a linear pass, as find_kallsyms_symbol(). */
+static const char *walk_expected(struct walk_fixture *f, unsigned long ip)
+{
+	unsigned int i, best = 0;
+	const char *name;
+
+	for (i = 1; i < f->ks.num_symtab; i++) {
+		name = f->str + f->sym[i].st_name;
+		if (f->sym[i].st_shndx == SHN_UNDEF || !*name ||
+		    name[0] == '$' || (name[0] == '.' && name[1] == 'L'))
+			continue;
+		if (f->sym[i].st_value <= ip &&
+		    f->sym[i].st_value > f->sym[best].st_value)
+			best = i;
+	}
+	return best ? f->str + f->sym[best].st_name : NULL;
+}
+
+static unsigned int walk_check(struct kunit *test, struct walk_fixture *f,
+			       struct ftrace_mod_walk *w, unsigned long ip)
+{
+	char buf[KSYM_NAME_LEN];
+	const char *want = walk_expected(f, ip), *got;
+
+	got = ftrace_mod_walk_name(w, f->mod, ip, buf);
+	if (!want && !got)
+		return 0;
+	if (want && got && !strcmp(want, got))
+		return 0;
+	KUNIT_FAIL(test, "%#lx: walk %s, kallsyms %s", ip, got ?: "(none)",
+		   want ?: "(none)");
+	return 1;
+}
+
+static void mod_walk_names_as_kallsyms(struct kunit *test)
+{
+	unsigned long ips[] = { 0x1fff0, 0x20000, 0x20090, 0x20100, 0x20190,
+				0x20200, 0x20290, 0x20004, 0x20300, 0x20ffc };
+	struct ftrace_mod_walk w = { };
+	char buf[KSYM_NAME_LEN];
+	struct walk_fixture *f;
+	unsigned int i, bad = 0;
+	unsigned long ip;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->mod = kunit_kzalloc(test, sizeof(*f->mod), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->mod);
+#ifdef FTRACE_KBASE_612
+	f->mod->mem[MOD_TEXT].base = (void *)WALK_TEXT;
+	f->mod->mem[MOD_TEXT].size = 0x2000;
+#else
+	f->mod->core_layout.base = (void *)WALK_TEXT;
+	f->mod->core_layout.size = 0x2000;
 #endif
+	f->len = 1;
+	walk_sym(f, 1, "f_b", 0x20100, false);
+	walk_sym(f, 2, "f_a", 0x20000, false);
+	walk_sym(f, 3, "$x", 0x20080, false);		/* mapping symbol */
+	walk_sym(f, 4, ".Ltmp", 0x20180, false);	/* local label */
+	walk_sym(f, 5, "f_b_alias", 0x20100, false);	/* after f_b: not it */
+	walk_sym(f, 6, "ext", 0x20150, true);		/* undefined */
+	walk_sym(f, 7, "f_c", 0x20200, false);
+	walk_sym(f, 8, "", 0x20280, false);		/* unnamed */
+	/* Out of address order, as a symbol table is. */
+	for (i = 9; i < WALK_SYMS; i++) {
+		snprintf(buf, 12, "g%u", i);
+		walk_sym(f, i, buf, WALK_TEXT + 0x400 + ((i * 37) % 200) * 16,
+			 false);
+	}
+	f->ks.symtab = f->sym;
+	f->ks.strtab = f->str;
+	f->ks.num_symtab = WALK_SYMS;
+	RCU_INIT_POINTER(f->mod->kallsyms, &f->ks);
+
+	guard(mutex)(&ftrace_lock);
+	for (i = 0; i < ARRAY_SIZE(ips); i++)
+		bad += walk_check(test, f, &w, ips[i]);
+	/* The 200 g symbols: forward, back, and striding out of order. */
+	for (ip = WALK_TEXT + 0x3f8; ip < WALK_TEXT + 0x400 + 200 * 16; ip += 4)
+		bad += walk_check(test, f, &w, ip);
+	for (ip = WALK_TEXT + 0x400 + 200 * 16; ip > WALK_TEXT + 0x3f0; ip -= 8)
+		bad += walk_check(test, f, &w, ip);
+	for (i = 0; i < 400 && bad < 8; i++)
+		bad += walk_check(test, f, &w,
+				  WALK_TEXT + 0x400 + (i * 977) % (200 * 16));
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+
+	/*
+	 * The table changes under the walk, module and table pointers the
+	 * same (a module unloaded and another loaded in its place): the walk
+	 * still has f_a at 0x20000 until some module's records go, which
+	 * makes every walk sort again.
+	 */
+	f->sym[2].st_value = 0x20010;
+	KUNIT_EXPECT_STREQ(test, ftrace_mod_walk_name(&w, f->mod, 0x20008, buf),
+			   "f_a");
+	ftrace_records_remove(f->mod, 0, 0);
+	KUNIT_EXPECT_NULL(test, ftrace_mod_walk_name(&w, f->mod, 0x20008, buf));
+	KUNIT_EXPECT_STREQ(test, ftrace_mod_walk_name(&w, f->mod, 0x20010, buf),
+			   "f_a");
+
+	/* A new table (init sections freed) is sorted anew. */
+	walk_sym(f, 1, "f_d.llvm.42", 0x20100, false);
+	RCU_INIT_POINTER(f->mod->kallsyms, NULL);
+	KUNIT_EXPECT_NULL(test, ftrace_mod_walk_name(&w, f->mod, 0x20100, buf));
+	RCU_INIT_POINTER(f->mod->kallsyms, &f->ks);
+	KUNIT_EXPECT_STREQ(test, ftrace_mod_walk_name(&w, f->mod, 0x20100, buf),
+			   IS_ENABLED(CONFIG_LTO_CLANG) &&
+			   !IS_ENABLED(FTRACE_KBASE_612) ?
+			   "f_d" : "f_d.llvm.42");
+	ftrace_mod_walk_free(&w);
+}
+#endif /* CONFIG_KALLSYMS */
+#endif /* CONFIG_MODULES */
 
 /* The plan and the patch engine, against fake text. */
 
@@ -1995,6 +2137,9 @@ static struct kunit_case record_cases[] = {
 	KUNIT_CASE(records_vmlinux_init_apart),
 #ifdef CONFIG_MODULES
 	KUNIT_CASE(records_init_apart),
+#ifdef CONFIG_KALLSYMS
+	KUNIT_CASE(mod_walk_names_as_kallsyms),
+#endif
 #endif
 	{}
 };

@@ -151,10 +151,14 @@ static void take(struct match *m, unsigned long ip)
 	}
 }
 
-/* Module records: name each once per pass (they are few). */
+/*
+ * Module records: each module's named in address order from its sorted
+ * symbols (ftrace_mod_walk_name()), or by kallsyms if that cannot.
+ */
 static void match_modules(struct match *m)
 {
 	char sym[KSYM_NAME_LEN], *modname;
+	struct ftrace_mod_walk walk = {};
 	unsigned long size, off, ip;
 	struct ftrace_block *b;
 	struct ftrace_rec *r;
@@ -167,12 +171,14 @@ static void match_modules(struct match *m)
 			if (r->flags & FTRACE_FL_DISABLED)
 				continue;
 			ip = ftrace_rec_ip(b, r);
-			if (!kallsyms_lookup(ip, &size, &off, &modname, sym))
+			if (!ftrace_mod_walk_name(&walk, b->mod, ip, sym) &&
+			    !kallsyms_lookup(ip, &size, &off, &modname, sym))
 				continue;
 			if (func_matches(sym, &m->func))
 				take(m, ip);
 		}
 	}
+	ftrace_mod_walk_free(&walk);
 }
 
 /*

@@ -16,8 +16,14 @@
  * All changes happen under ftrace_lock.
  */
 #include <linux/bsearch.h>
+#include <linux/ftrace_kbase.h>
 #include <linux/kallsyms.h>
 #include <linux/memory.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#ifdef FTRACE_KBASE_612
+#include <linux/module_symbol.h>
+#endif
 #include <linux/sched/clock.h>
 #include <asm/sections.h>
 #include <linux/slab.h>
@@ -35,6 +41,8 @@ unsigned long ftrace_number_of_groups;
 u64 ftrace_update_time;
 u64 ftrace_total_mod_time;
 static unsigned long record_bytes;
+/* Bumped whenever module records go (ftrace_mod_walk_name()). */
+static unsigned long ftrace_mod_gen;
 
 #define BLOCK_RECS \
 	((PAGE_SIZE - sizeof(struct ftrace_block)) / sizeof(struct ftrace_rec))
@@ -395,6 +403,8 @@ void ftrace_records_remove(struct module *mod, unsigned long start,
 	unsigned int i, keep;
 
 	lockdep_assert_held(&ftrace_lock);
+	if (mod)
+		ftrace_mod_gen++;
 	while ((b = rcu_dereference_protected(*link,
 					      lockdep_is_held(&ftrace_lock)))) {
 		keep = 0;
@@ -659,3 +669,245 @@ int ftrace_init_name_symbol(unsigned int symnum, unsigned long *value,
 	return -ERANGE;
 }
 #endif /* CONFIG_MODULES */
+
+/*
+ * Names of module records, in address order.
+ *
+ * kallsyms names a module address by a pass over every symbol of the
+ * module (find_kallsyms_symbol()), so naming each record of a module of n
+ * functions that way costs n passes.  A listing or a glob names a
+ * module's records in ascending order instead: the module's symbols are
+ * sorted by address once, and each name is then a step forward in that
+ * order (a binary search when the address goes back).  The choice of
+ * symbol is kallsyms' own: the nearest at or below the address, of those
+ * with a name that is not a mapping symbol, the first in the symbol
+ * table of several at one address; on 6.1 built with clang LTO, LLVM's
+ * ".llvm." suffix cut off, as kallsyms_lookup() does there.
+ *
+ * The sorted table holds addresses and symbol numbers, not pointers into
+ * the symbol table, which is read only with preemption off, as kallsyms
+ * reads it: a module's table changes once, when its init sections go.  A
+ * walk remembers the module, its table and ftrace_mod_gen, which every
+ * removal of module records bumps: a walk is rebuilt when any of them
+ * changed, so a module unloaded and another loaded at the same address
+ * between two read(2) calls of a listing is not named from the old table.
+ */
+#if defined(CONFIG_MODULES) && defined(CONFIG_KALLSYMS)
+struct ftrace_mod_sym {
+	unsigned long addr;
+	unsigned int idx;
+};
+
+/*
+ * What kallsyms makes of a module's symbols differs between the bases
+ * (kernel/module/kallsyms.c, find_kallsyms_symbol()): which names it
+ * passes over, whether the symbol must lie in the address's own memory
+ * region, and 6.1's cut of LLVM's suffix (kallsyms_lookup()).
+ */
+#ifdef FTRACE_KBASE_612
+static bool mod_sym_skipped(const char *name)
+{
+	return !name[0] || is_mapping_symbol(name);
+}
+
+/* 6.12 names @ip only by a symbol in @ip's own region of @mod. */
+static bool mod_sym_in_region(struct module *mod, unsigned long ip,
+			      unsigned long addr)
+{
+	for_each_mod_mem_type(type) {
+		if (!IS_ENABLED(CONFIG_KALLSYMS_ALL) &&
+		    !mod_mem_type_is_text(type))
+			continue;
+		if (within_module_mem_type(ip, mod, type))
+			return addr >= (unsigned long)mod->mem[type].base;
+	}
+	return false;
+}
+
+static void mod_sym_cleanup(char *name)
+{
+}
+#else
+/* ".L" labels, arm's mapping symbols "$a", "$d", "$t", "$x" (and "$"). */
+static bool mod_sym_skipped(const char *name)
+{
+	if (!name[0] || (name[0] == '.' && name[1] == 'L'))
+		return true;
+	return name[0] == '$' &&
+	       (!name[1] || (strchr("axtd", name[1]) &&
+			     (!name[2] || name[2] == '.')));
+}
+
+static bool mod_sym_in_region(struct module *mod, unsigned long ip,
+			      unsigned long addr)
+{
+	return true;
+}
+
+static void mod_sym_cleanup(char *name)
+{
+	char *cut;
+
+	if (IS_ENABLED(CONFIG_LTO_CLANG) && strchr(name, '.')) {
+		cut = strstr(name, ".llvm.");
+		if (cut)
+			*cut = '\0';
+	}
+}
+#endif
+
+static int cmp_mod_sym(const void *a, const void *b)
+{
+	const struct ftrace_mod_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * Sort the symbols of @mod into @w.  Out of memory, @w is left empty for
+ * this module and table, so that each record does not try again.
+ */
+static void mod_walk_build(struct ftrace_mod_walk *w, struct module *mod)
+{
+	const struct mod_kallsyms *ks;
+	struct ftrace_mod_sym *s = NULL;
+	unsigned int i, n = 0, kept = 0, cap;
+	unsigned long floor, v;
+	const Elf_Sym *sym;
+
+	ftrace_mod_walk_free(w);
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	cap = ks ? ks->num_symtab : 0;
+	preempt_enable();
+	if (cap)
+		s = kvmalloc_array(cap, sizeof(*s), GFP_KERNEL);
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	/* The table only shrinks (init symbols dropped); else name nothing. */
+	if (s && ks && ks->num_symtab && ks->num_symtab <= cap) {
+		floor = kallsyms_symbol_value(&ks->symtab[0]);
+		for (i = 1; i < ks->num_symtab; i++) {
+			sym = &ks->symtab[i];
+			v = kallsyms_symbol_value(sym);
+			if (sym->st_shndx == SHN_UNDEF || v <= floor ||
+			    mod_sym_skipped(ks->strtab + sym->st_name))
+				continue;
+			s[n].addr = v;
+			s[n++].idx = i;
+		}
+	}
+	preempt_enable();
+	/* Sorted outside the preempt-off section: copies, not pointers. */
+	sort(s, n, sizeof(*s), cmp_mod_sym, NULL);
+	/* Of several symbols at one address, the first in the table. */
+	for (i = 0; i < n; i++)
+		if (!kept || s[i].addr != s[kept - 1].addr)
+			s[kept++] = s[i];
+	w->mod = mod;
+	w->ks = ks;
+	w->gen = ftrace_mod_gen;
+	w->syms = s;
+	w->count = kept;
+	w->pos = 0;
+}
+
+/* The last symbol of @w at or below @ip, or -1. */
+static int mod_walk_find(struct ftrace_mod_walk *w, unsigned long ip)
+{
+	const struct ftrace_mod_sym *s = w->syms;
+	unsigned int lo = 0, hi = w->count, mid, end;
+
+	if (!w->count || ip < s[0].addr)
+		return -1;
+	/* Mostly the next record's function: a few steps forward. */
+	if (w->pos < w->count && s[w->pos].addr <= ip) {
+		lo = w->pos;
+		end = min(lo + 8, w->count);
+		while (lo + 1 < end && s[lo + 1].addr <= ip)
+			lo++;
+		if (lo + 1 == w->count || s[lo + 1].addr > ip)
+			goto found;
+	}
+	/* s[lo].addr <= ip < s[hi].addr, s[count] standing for the end */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (s[mid].addr <= ip)
+			lo = mid;
+		else
+			hi = mid;
+	}
+found:
+	w->pos = lo;
+	return lo;
+}
+
+/**
+ * ftrace_mod_walk_name - name a record of a module, records taken in order
+ * @w: the walk, zeroed before the first call; ftrace_mod_walk_free() ends it
+ * @mod: the module whose text holds @ip
+ * @ip: the record's address
+ * @buf: KSYM_NAME_LEN bytes for the name
+ *
+ * Called with ftrace_lock held (so @mod stays).
+ *
+ * Return: @buf, or NULL if the walk cannot name @ip (the caller asks
+ * kallsyms_lookup() then).
+ */
+const char *ftrace_mod_walk_name(struct ftrace_mod_walk *w,
+				 struct module *mod, unsigned long ip,
+				 char *buf)
+{
+	const struct mod_kallsyms *ks;
+	const struct ftrace_mod_sym *s;
+	const char *name = NULL;
+	int i;
+
+	lockdep_assert_held(&ftrace_lock);
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	preempt_enable();
+	if (w->mod != mod || w->ks != ks || w->gen != ftrace_mod_gen)
+		mod_walk_build(w, mod);
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	/* Its init sections went after the walk was sorted: next time. */
+	if (ks && ks == w->ks) {
+		i = mod_walk_find(w, ip);
+		s = i < 0 ? NULL : &w->syms[i];
+		if (s && mod_sym_in_region(mod, ip, s->addr))
+			name = ks->strtab + ks->symtab[s->idx].st_name;
+		if (name)
+			strscpy(buf, name, KSYM_NAME_LEN);
+	}
+	preempt_enable();
+	if (!name)
+		return NULL;
+	mod_sym_cleanup(buf);
+	return buf;
+}
+
+/**
+ * ftrace_mod_walk_free - end a walk of ftrace_mod_walk_name()
+ * @w: the walk; zeroed again, so it may be used anew
+ */
+void ftrace_mod_walk_free(struct ftrace_mod_walk *w)
+{
+	kvfree(w->syms);
+	memset(w, 0, sizeof(*w));
+}
+
+#else
+const char *ftrace_mod_walk_name(struct ftrace_mod_walk *w,
+				 struct module *mod, unsigned long ip,
+				 char *buf)
+{
+	return NULL;
+}
+
+void ftrace_mod_walk_free(struct ftrace_mod_walk *w)
+{
+}
+#endif
