@@ -293,6 +293,35 @@ static void records(void)
 	free(s);
 }
 
+/*
+ * Metrics NAME_@suffix with the modules @load (a shell command) loads:
+ * reading available_filter_functions, the glob '*lock*', and @mod_word
+ * if not NULL; @unload unloads them again.
+ */
+static void module_rows(const char *load, const char *unload,
+			const char *suffix, const char *mod_word)
+{
+	char name[96];
+	uint64_t ns;
+	size_t len;
+
+	if (system(load))
+		die("loading the modules: %s", load);
+	free(slurp(T "available_filter_functions", &len, &ns));
+	snprintf(name, sizeof(name), "read_available_filter_functions_%s", suffix);
+	metric(name, ns, "ns");
+	snprintf(name, sizeof(name), "set_filter_glob_lock_%s", suffix);
+	metric(name, puts_file(T "set_ftrace_filter", "*lock*"), "ns");
+	put(T "set_ftrace_filter", "", 0, 1);
+	if (mod_word) {
+		snprintf(name, sizeof(name), "set_filter_mod_%s", suffix);
+		metric(name, puts_file(T "set_ftrace_filter", mod_word), "ns");
+		put(T "set_ftrace_filter", "", 0, 1);
+	}
+	if (system(unload))
+		die("unloading the modules: %s", unload);
+}
+
 int main(int argc, char **argv)
 {
 	size_t len, nlen;
@@ -416,35 +445,18 @@ int main(int argc, char **argv)
 
 	/*
 	 * The listing and the glob with modules loaded: ours (256 functions
-	 * and init functions) and an in-tree sample.  Unloaded again, so that
-	 * make check's ftracetest run after the smoke run finds none.
+	 * and init functions) and an in-tree sample; then a module of 6,000
+	 * functions (harness/modules/ftwide), as large as the biggest a
+	 * distribution loads, also selected whole by a module word.  Each is
+	 * unloaded again, so that make check's ftracetest run after the smoke
+	 * run finds none.
 	 */
-	if (system("insmod /harness/ftstress.ko && modprobe trace-events-sample"))
-		die("loading the modules");
 	free(aff);
-	aff = slurp(T "available_filter_functions", &len, &ns);
-	metric("read_available_filter_functions_modules", ns, "ns");
-	metric("set_filter_glob_lock_modules", puts_file(T "set_ftrace_filter", "*lock*"), "ns");
-	put(T "set_ftrace_filter", "", 0, 1);
-	if (system("rmmod trace_events_sample ftstress"))
-		die("unloading the modules");
-
-	/*
-	 * With a module of 6,000 functions (harness/modules/ftwide), as
-	 * large as the biggest a distribution loads: each of its records is
-	 * named by the listing, the glob and the module word.
-	 */
-	if (system("insmod /harness/ftwide.ko"))
-		die("loading ftwide");
-	free(aff);
-	aff = slurp(T "available_filter_functions", &len, &ns);
-	metric("read_available_filter_functions_wide", ns, "ns");
-	metric("set_filter_glob_lock_wide", puts_file(T "set_ftrace_filter", "*lock*"), "ns");
-	put(T "set_ftrace_filter", "", 0, 1);
-	metric("set_filter_mod_wide", puts_file(T "set_ftrace_filter", "*:mod:ftwide"), "ns");
-	put(T "set_ftrace_filter", "", 0, 1);
-	if (system("rmmod ftwide"))
-		die("unloading ftwide");
+	aff = NULL;
+	module_rows("insmod /harness/ftstress.ko && modprobe trace-events-sample",
+		    "rmmod trace_events_sample ftstress", "modules", NULL);
+	module_rows("insmod /harness/ftwide.ko", "rmmod ftwide", "wide",
+		    "*:mod:ftwide");
 
 	/*
 	 * Every trace event on, then off, with tracing_on 0 so that they

@@ -444,6 +444,11 @@ static void records_init_apart(struct kunit *test)
  */
 #define WALK_SYMS	210
 #define WALK_TEXT	0x20000UL
+#ifdef FTRACE_KBASE_612
+#define WALK_612	true
+#else
+#define WALK_612	false
+#endif
 
 struct walk_fixture {
 	struct module *mod;
@@ -472,7 +477,7 @@ static const char *walk_expected(struct walk_fixture *f, unsigned long ip)
 	unsigned int i, best = 0;
 	const char *name;
 
-	if (IS_ENABLED(FTRACE_KBASE_612)) {
+	if (WALK_612) {
 		if (ip < WALK_TEXT || ip >= WALK_TEXT + 0x2000)
 			return NULL;
 		floor = WALK_TEXT - 1;
@@ -581,8 +586,7 @@ static void mod_walk_names_as_kallsyms(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ftrace_mod_walk_name(&w, f->mod, 0x20100, buf));
 	RCU_INIT_POINTER(f->mod->kallsyms, &f->ks);
 	KUNIT_EXPECT_STREQ(test, ftrace_mod_walk_name(&w, f->mod, 0x20100, buf),
-			   IS_ENABLED(CONFIG_LTO_CLANG) &&
-			   !IS_ENABLED(FTRACE_KBASE_612) ?
+			   IS_ENABLED(CONFIG_LTO_CLANG) && !WALK_612 ?
 			   "f_d" : "f_d.llvm.42");
 	ftrace_mod_walk_free(&w);
 }
