@@ -427,10 +427,10 @@ stream() {
 	shift
 	( "$@" 2>&1 | while IFS= read -r line; do
 		printf '[%s %5d] %s\n' "$tag" $((SECONDS - run_start)) "$line"
-	done ) &
+	done | tee -a "$build/logs/check-lines.log" ) &
 	pids+=($!)
 }
-rm -f "$build/logs/guest-times"
+rm -f "$build/logs/guest-times" "$build/logs/check-lines.log"
 stream host host_stream
 for spec in $specs; do
 	IFS=: read -r b arch name variant <<< "$spec"
@@ -462,5 +462,11 @@ if [ -s "$build/logs/guest-times" ]; then
 	echo "== guest times (s of timeout), run $SECONDS s so far"
 	awk '{ printf "   %-28s %5d of %5d%s\n", $1, $2, $3, ($2 * 2 > $3 ? "  over half" : "") }' \
 		"$build/logs/guest-times"
+fi
+# The failures again, last: CI keeps only the end of what make check prints.
+failed=$(grep -l '^failed [1-9]' "$results"/* 2>/dev/null | xargs -r -n1 basename)
+if [ -n "$failed" ]; then
+	echo "== failed results:" $failed
+	grep -E '^\[[^]]*\] *FAIL ' "$build/logs/check-lines.log" 2>/dev/null | tail -n 10
 fi
 python3 "$top/harness/check.py" total "$results"
