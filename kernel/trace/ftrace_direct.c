@@ -13,6 +13,7 @@
  * Order of updates: a new target is published before the site is patched
  * to call it; an old one is unpublished only after no site calls it.
  */
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "ftrace_core.h"
@@ -339,15 +340,26 @@ int ftrace_direct_ops_register(struct ftrace_ops *ops, unsigned long addr)
  */
 int ftrace_direct_ops_unregister(struct ftrace_ops *ops)
 {
+	u64 t = local_clock();
+	bool tasks;
 	int ret;
 
 	if (!(ops->flags & FTRACE_OPS_FL_ENABLED) ||
 	    !(ops->flags & FTRACE_OPS_FL_DIRECT))
 		return -EINVAL;
+	/*
+	 * The targets go as soon as no site calls them (direct_call()
+	 * takes a missing one for "none"), so that a new direct ops may
+	 * claim these functions while this one waits for its tasks, which
+	 * it does without ftrace_direct_mutex: detaching one BPF trampoline
+	 * must not hold up attaching others.
+	 */
 	scoped_guard(mutex, &ftrace_direct_mutex) {
-		ret = unregister_ftrace_function(ops);
+		ret = ftrace_unregister_begin(ops, &tasks);
 		direct_set_many(multi_ips(ops), 0);
 	}
+	ftrace_unregister_end(ops, tasks);
+	ftrace_note_register_time(local_clock() - t);
 	/* Ready for another register call. */
 	ops->func = NULL;
 	ops->trampoline = 0;

@@ -11,6 +11,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -1769,6 +1770,107 @@ static void tramp_listed_through_wait(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, is_ftrace_trampoline(tramp));
 }
 
+struct tasks_holder {
+	struct completion running;
+	struct completion done;
+	unsigned long until;
+	bool stop;
+};
+
+/*
+ * Spin without ever giving up the CPU of its own accord, which holds back
+ * every wait for tasks (RCU-tasks) started meanwhile, until told to stop
+ * or until @until (so a test that goes wrong still ends).
+ */
+static int hold_tasks_thread(void *data)
+{
+	struct tasks_holder *h = data;
+
+	complete(&h->running);
+	while (!READ_ONCE(h->stop) && time_before(jiffies, h->until))
+		cpu_relax();
+	complete(&h->done);
+	return 0;
+}
+
+/*
+ * While one unregistration waits for tasks that a preempted task holds
+ * back, other ops register: the wait holds no lock of the core.  The ops
+ * still leaving cannot be registered again until its unregistration
+ * returns.
+ */
+static void register_while_unregister_waits(struct kunit *test)
+{
+	unsigned long ip_a = ftrace_location((unsigned long)ksys_sync);
+	unsigned long ip_b = ftrace_location((unsigned long)vfs_read);
+	struct tasks_holder h = { };
+	struct unregister_work u = { };
+	struct ftrace_ops *b;
+	struct task_struct *t;
+	unsigned long limit;
+	int ret;
+
+	if (!ip_a || !ip_b || !IS_ENABLED(CONFIG_PREEMPTION))
+		kunit_skip(test, "no traceable ksys_sync or vfs_read, or no wait for tasks");
+	u.ops = kunit_kzalloc(test, sizeof(*u.ops), GFP_KERNEL);
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, u.ops);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	u.ops->func = kunit_nop_call;
+	b->func = kunit_nop_call;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(u.ops, ip_a, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(b, ip_b, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(u.ops), 0);
+
+	init_completion(&h.running);
+	init_completion(&h.done);
+	init_completion(&u.done);
+	h.until = jiffies + 5 * HZ;
+	t = kthread_run(hold_tasks_thread, &h, "ftrace-kunit-hold");
+	if (IS_ERR(t)) {
+		unregister_ftrace_function(u.ops);
+		KUNIT_FAIL(test, "no holding thread: %ld", PTR_ERR(t));
+		goto free;
+	}
+	wait_for_completion(&h.running);
+	t = kthread_run(unregister_thread, &u, "ftrace-kunit-unreg");
+	if (IS_ERR(t)) {
+		WRITE_ONCE(h.stop, true);
+		wait_for_completion(&h.done);
+		unregister_ftrace_function(u.ops);
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
+		goto free;
+	}
+	/* Until the ops has left the list: its wait comes after that. */
+	limit = jiffies + 2 * HZ;
+	while (READ_ONCE(u.ops->flags) & FTRACE_OPS_FL_ENABLED &&
+	       time_before(jiffies, limit))
+		msleep(1);
+
+	ret = register_ftrace_function(b);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, time_before(jiffies, h.until) &&
+			      !completion_done(&h.done),
+			      "a registration waited for another's wait for tasks");
+	if (!completion_done(&u.done)) {
+		/* Still leaving: not yet free to come back. */
+		KUNIT_EXPECT_EQ(test, register_ftrace_function(u.ops), -EBUSY);
+	} else if (!completion_done(&h.done)) {
+		kunit_mark_skipped(test, "the wait for tasks ended while a task held it back");
+	}
+
+	WRITE_ONCE(h.stop, true);
+	wait_for_completion(&h.done);
+	wait_for_completion(&u.done);
+	KUNIT_EXPECT_FALSE(test, u.ops->flags &
+			   (FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_REMOVING));
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, unregister_ftrace_function(b), 0);
+free:
+	ftrace_free_filter(u.ops);
+	ftrace_free_filter(b);
+}
+
 /* How many times @ops is on ftrace_tramp_list. */
 static unsigned int tramp_listed(struct ftrace_ops *ops)
 {
@@ -2138,6 +2240,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(lookup_symbols_rules),
 	KUNIT_CASE(ipmodify_direct_need_filter),
 	KUNIT_CASE(tramp_listed_through_wait),
+	KUNIT_CASE(register_while_unregister_waits),
 	KUNIT_CASE(tramp_static_kept_parked),
 #ifdef FTRACE_KBASE_612
 	KUNIT_CASE(subops_union_and_edits),

@@ -62,7 +62,9 @@ static int ops_admit(struct ftrace_ops *ops)
 	lockdep_assert_held(&ftrace_lock);
 	if (ftrace_dead)
 		return -ENODEV;
-	if (ops->flags & (FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_DELETED))
+	/* Registered, deleted, or still leaving (ftrace_unregister_end()). */
+	if (ops->flags & (FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_DELETED |
+			  FTRACE_OPS_FL_REMOVING))
 		return -EBUSY;
 	/* A permanent ops must run: refused while ftrace_enabled is off. */
 	if ((ops->flags & FTRACE_OPS_FL_PERMANENT) && !ftrace_enabled)
@@ -201,35 +203,30 @@ static void ops_finish(struct ftrace_ops *ops)
 		ops->func = ops->saved_func;
 }
 
-/**
- * ftrace_shutdown_batch - unregister several ops with one update and one wait
- * @ops: the ops; those not registered are skipped
- * @n: how many
- * @command: extra FTRACE_* commands for the update
- *
- * Called with ftrace_lock held.  The code is updated once and the grace
- * periods are waited for once, however many ops go.  When it returns, no
- * ops of @ops is called any more (but see unregister_ftrace_function() for
- * a static ops with a trampoline).  Even when ftrace is dead (and the code
- * cannot be updated) the ops leave the list.
+/*
+ * shutdown_begin - the first half of ftrace_shutdown_batch(): unlink the
+ * ops of @ops that are registered, park their trampolines and update the
+ * code.  Called with ftrace_lock held.  *@tasks tells whether the wait
+ * before shutdown_end() must include one for tasks (RCU-tasks).
  *
  * Return: 0, -EBUSY if one of them was not registered, or the update's
  * error.
  */
-int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
+static int shutdown_begin(struct ftrace_ops **ops, unsigned int n,
+			  int command, bool *tasks)
 {
-	bool tasks = false;
 	unsigned int i;
 	int ret = 0, err;
 
 	lockdep_assert_held(&ftrace_lock);
+	*tasks = false;
 	for (i = 0; i < n; i++) {
 		if (!(ops[i]->flags & FTRACE_OPS_FL_ENABLED)) {
 			ret = -EBUSY;
 			continue;
 		}
 		ops_detach(ops[i]);
-		tasks |= ops_needs_tasks_rcu(ops[i]);
+		*tasks |= ops_needs_tasks_rcu(ops[i]);
 		/*
 		 * Parked before the update, for the same reason as in
 		 * ftrace_tramp_prepare(); a kept trampoline stays parked.
@@ -239,7 +236,19 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 		ftrace_tramp_park(ops[i]);
 	}
 	err = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
-	ops_quiesce(tasks);
+	return err ?: ret;
+}
+
+/*
+ * shutdown_end - the second half, once ops_quiesce() has waited: the ops
+ * that shutdown_begin() unlinked give up their trampolines.  Called with
+ * ftrace_lock held.
+ */
+static void shutdown_end(struct ftrace_ops **ops, unsigned int n)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&ftrace_lock);
 	/*
 	 * Trampolines leave ftrace_tramp_list once the waits are over (a
 	 * task may be inside one until then); readers of the list run with
@@ -251,7 +260,68 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 	for (i = 0; i < n; i++)
 		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
 			ops_finish(ops[i]);
-	return err ?: ret;
+}
+
+/**
+ * ftrace_shutdown_batch - unregister several ops with one update and one wait
+ * @ops: the ops; those not registered are skipped
+ * @n: how many
+ * @command: extra FTRACE_* commands for the update
+ *
+ * Called with ftrace_lock held, which it keeps throughout, waits
+ * included (ftrace_unregister_begin() and ftrace_unregister_end() wait
+ * without it).  The code is updated once and the grace periods are
+ * waited for once, however many ops go.  When it returns, no ops of @ops
+ * is called any more (but see unregister_ftrace_function() for a static
+ * ops with a trampoline).  Even when ftrace is dead (and the code cannot
+ * be updated) the ops leave the list.
+ *
+ * Return: 0, -EBUSY if one of them was not registered, or the update's
+ * error.
+ */
+int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
+{
+	bool tasks;
+	int ret;
+
+	ret = shutdown_begin(ops, n, command, &tasks);
+	ops_quiesce(tasks);
+	shutdown_end(ops, n);
+	return ret;
+}
+
+/**
+ * ftrace_unregister_begin - unlink @ops and update the code, without waiting
+ * @ops: a registered ops
+ * @tasks: receives what ftrace_unregister_end() must be given
+ *
+ * Takes ftrace_lock.  Until ftrace_unregister_end() returns, @ops is
+ * neither registered nor free to register again (-EBUSY) or to free; other
+ * ops register and unregister meanwhile.  The caller may hold
+ * ftrace_direct_mutex, but must drop it before ftrace_unregister_end().
+ *
+ * Return: as ftrace_shutdown().
+ */
+int ftrace_unregister_begin(struct ftrace_ops *ops, bool *tasks)
+{
+	guard(mutex)(&ftrace_lock);
+	return shutdown_begin(&ops, 1, 0, tasks);
+}
+
+/**
+ * ftrace_unregister_end - wait until no task can be in @ops, then finish
+ * @ops: an ops given to ftrace_unregister_begin()
+ * @tasks: what ftrace_unregister_begin() said
+ *
+ * The waits (for every CPU to schedule; with @tasks, for every preempted
+ * task to run on) hold no lock of the core: a task that stays preempted
+ * holds up this unregistration, not every other registration.
+ */
+void ftrace_unregister_end(struct ftrace_ops *ops, bool tasks)
+{
+	ops_quiesce(tasks);
+	guard(mutex)(&ftrace_lock);
+	shutdown_end(&ops, 1);
 }
 
 /**
@@ -451,12 +521,12 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  */
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
-	bool was = ops->flags & FTRACE_OPS_FL_ENABLED;
+	bool was = ops->flags & FTRACE_OPS_FL_ENABLED, tasks;
 	u64 t = local_clock();
 	int ret;
 
-	scoped_guard(mutex, &ftrace_lock)
-		ret = ftrace_shutdown(ops, 0);
+	ret = ftrace_unregister_begin(ops, &tasks);
+	ftrace_unregister_end(ops, tasks);
 	/* Even a failed update took it off the list. */
 	if (was && ipmodify_shares(ops))
 		ipmodify_gone(ops);
