@@ -237,8 +237,14 @@ ftrace_func_t ftrace_wanted_func(void);
 int ftrace_run_update(int command);
 /* ftrace_register.c */
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
-int ftrace_unregister_begin(struct ftrace_ops *ops, bool *tasks);
-void ftrace_unregister_end(struct ftrace_ops *ops, bool tasks);
+/* An unregistration in two halves, the waits between them unlocked. */
+struct ftrace_leaving {
+	struct ftrace_ops *ops;
+	bool unlinked;	/* ftrace_unregister_begin() took it off the list */
+	bool tasks;	/* the wait includes one for preempted tasks */
+};
+int ftrace_unregister_begin(struct ftrace_leaving *l, struct ftrace_ops *ops);
+void ftrace_unregister_end(struct ftrace_leaving *l);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
 /*
  * The core's side of a trampoline's life (ftrace_tramp.c; without dynamic

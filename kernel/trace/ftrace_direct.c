@@ -179,6 +179,20 @@ static void stub_func(unsigned long ip, unsigned long pip,
 {
 }
 
+/*
+ * The ops that shares a direct ops' sites while their targets change, so
+ * that they go through the list function, which never calls it (a stub).
+ * Static, so that unregistering it waits for no preempted task while
+ * ftrace_direct_mutex, which serialises its users, is held.  Like a direct
+ * ops it brings its "trampoline" (never used: it is never alone on a
+ * site), so the back end makes it none.
+ */
+static struct ftrace_ops direct_stub = {
+	.func = stub_func,
+	.flags = FTRACE_OPS_FL_STUB,
+	.trampoline = FTRACE_REGS_ADDR,
+};
+
 #ifndef FTRACE_KBASE_612
 
 /**
@@ -196,21 +210,20 @@ static void stub_func(unsigned long ip, unsigned long pip,
 int modify_ftrace_direct(unsigned long ip, unsigned long old_addr,
 			 unsigned long new_addr)
 {
-	struct ftrace_ops stub = { .func = stub_func };
 	int ret;
 
 	ip = ftrace_location(ip);
 	guard(mutex)(&ftrace_direct_mutex);
 	if (!ip || ftrace_find_rec_direct(ip) != old_addr)
 		return -ENODEV;
-	ret = ftrace_set_filter_ip(&stub, ip, 0, 0);
+	ret = ftrace_set_filter_ip(&direct_stub, ip, 0, 0);
 	if (!ret)
-		ret = register_ftrace_function(&stub);
+		ret = register_ftrace_function(&direct_stub);
 	if (!ret) {
 		ret = direct_set(ip, new_addr);
-		unregister_ftrace_function(&stub);
+		unregister_ftrace_function(&direct_stub);
 	}
-	ftrace_free_filter(&stub);
+	ftrace_free_filter(&direct_stub);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(modify_ftrace_direct);
@@ -340,8 +353,8 @@ int ftrace_direct_ops_register(struct ftrace_ops *ops, unsigned long addr)
  */
 int ftrace_direct_ops_unregister(struct ftrace_ops *ops)
 {
+	struct ftrace_leaving l;
 	u64 t = local_clock();
-	bool tasks;
 	int ret;
 
 	if (!(ops->flags & FTRACE_OPS_FL_ENABLED) ||
@@ -355,14 +368,18 @@ int ftrace_direct_ops_unregister(struct ftrace_ops *ops)
 	 * must not hold up attaching others.
 	 */
 	scoped_guard(mutex, &ftrace_direct_mutex) {
-		ret = ftrace_unregister_begin(ops, &tasks);
-		direct_set_many(multi_ips(ops), 0);
+		ret = ftrace_unregister_begin(&l, ops);
+		/* Not if another call is unregistering it. */
+		if (l.unlinked)
+			direct_set_many(multi_ips(ops), 0);
 	}
-	ftrace_unregister_end(ops, tasks);
+	ftrace_unregister_end(&l);
 	ftrace_note_register_time(local_clock() - t);
 	/* Ready for another register call. */
-	ops->func = NULL;
-	ops->trampoline = 0;
+	if (l.unlinked) {
+		ops->func = NULL;
+		ops->trampoline = 0;
+	}
 	return ret;
 }
 
@@ -381,11 +398,6 @@ int ftrace_direct_ops_unregister(struct ftrace_ops *ops)
  */
 int ftrace_direct_ops_modify_nolock(struct ftrace_ops *ops, unsigned long addr)
 {
-	struct ftrace_ops stub = {
-		.func = stub_func,
-		.flags = FTRACE_OPS_FL_INITIALIZED,
-		.func_hash = ops->func_hash,
-	};
 	int ret;
 
 	lockdep_assert_held(&ftrace_direct_mutex);
@@ -397,11 +409,15 @@ int ftrace_direct_ops_modify_nolock(struct ftrace_ops *ops, unsigned long addr)
 	ret = share_self(ops, multi_ips(ops));
 	if (ret)
 		return ret;
-	ret = register_ftrace_function(&stub);
-	if (ret)
-		return ret;
-	ret = direct_set_many(multi_ips(ops), addr);
-	unregister_ftrace_function(&stub);
+	/* The stub borrows @ops' hashes while it is registered. */
+	ftrace_ops_init(&direct_stub);
+	direct_stub.func_hash = ops->func_hash;
+	ret = register_ftrace_function(&direct_stub);
+	if (!ret) {
+		ret = direct_set_many(multi_ips(ops), addr);
+		unregister_ftrace_function(&direct_stub);
+	}
+	direct_stub.func_hash = &direct_stub.local_hash;
 	return ret;
 }
 

@@ -1796,22 +1796,27 @@ static int hold_tasks_thread(void *data)
 /*
  * While one unregistration waits for tasks that a preempted task holds
  * back, other ops register: the wait holds no lock of the core.  The ops
- * still leaving cannot be registered again until its unregistration
- * returns.
+ * still leaving can be neither registered again nor unregistered a second
+ * time (-EBUSY at once), and its trampoline stays known until its own
+ * unregistration ends.
  */
 static void register_while_unregister_waits(struct kunit *test)
 {
 	unsigned long ip_a = ftrace_location((unsigned long)ksys_sync);
 	unsigned long ip_b = ftrace_location((unsigned long)vfs_read);
+	int ret, again = -EBUSY, twice;
 	struct tasks_holder h = { };
 	struct unregister_work u = { };
+	unsigned long limit, tramp;
 	struct ftrace_ops *b;
 	struct task_struct *t;
-	unsigned long limit;
-	int ret;
+	bool held;
 
-	if (!ip_a || !ip_b || !IS_ENABLED(CONFIG_PREEMPTION))
-		kunit_skip(test, "no traceable ksys_sync or vfs_read, or no wait for tasks");
+	if (!ip_a || !ip_b)
+		kunit_skip(test, "ksys_sync or vfs_read is not traceable");
+	/* A spinning task is preempted, not switched away of its own accord. */
+	if (!preempt_model_preemptible() || num_online_cpus() < 2)
+		kunit_skip(test, "no full preemption, or one CPU");
 	u.ops = kunit_kzalloc(test, sizeof(*u.ops), GFP_KERNEL);
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, u.ops);
@@ -1821,11 +1826,13 @@ static void register_while_unregister_waits(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(u.ops, ip_a, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(b, ip_b, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(u.ops), 0);
+	tramp = u.ops->trampoline;
 
 	init_completion(&h.running);
 	init_completion(&h.done);
 	init_completion(&u.done);
-	h.until = jiffies + 5 * HZ;
+	/* Long enough for a slow guest; the holder is stopped at once. */
+	h.until = jiffies + 60 * HZ;
 	t = kthread_run(hold_tasks_thread, &h, "ftrace-kunit-hold");
 	if (IS_ERR(t)) {
 		unregister_ftrace_function(u.ops);
@@ -1842,28 +1849,38 @@ static void register_while_unregister_waits(struct kunit *test)
 		goto free;
 	}
 	/* Until the ops has left the list: its wait comes after that. */
-	limit = jiffies + 2 * HZ;
+	limit = jiffies + 10 * HZ;
 	while (READ_ONCE(u.ops->flags) & FTRACE_OPS_FL_ENABLED &&
 	       time_before(jiffies, limit))
 		msleep(1);
 
 	ret = register_ftrace_function(b);
+	held = !completion_done(&h.done);
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_TRUE_MSG(test, time_before(jiffies, h.until) &&
-			      !completion_done(&h.done),
+	KUNIT_EXPECT_TRUE_MSG(test, held,
 			      "a registration waited for another's wait for tasks");
 	if (!completion_done(&u.done)) {
-		/* Still leaving: not yet free to come back. */
-		KUNIT_EXPECT_EQ(test, register_ftrace_function(u.ops), -EBUSY);
-	} else if (!completion_done(&h.done)) {
+		/* Still leaving: not free to come back, nor to leave twice. */
+		again = register_ftrace_function(u.ops);
+		KUNIT_EXPECT_EQ(test, again, -EBUSY);
+		twice = unregister_ftrace_function(u.ops);
+		KUNIT_EXPECT_EQ(test, twice, -EBUSY);
+		if (tramp && !completion_done(&u.done))
+			KUNIT_EXPECT_TRUE_MSG(test, is_ftrace_trampoline(tramp),
+					      "a second unregistration ended the first");
+	} else if (held && !ret) {
 		kunit_mark_skipped(test, "the wait for tasks ended while a task held it back");
 	}
 
 	WRITE_ONCE(h.stop, true);
 	wait_for_completion(&h.done);
 	wait_for_completion(&u.done);
+	if (!again)
+		unregister_ftrace_function(u.ops);
 	KUNIT_EXPECT_FALSE(test, u.ops->flags &
 			   (FTRACE_OPS_FL_ENABLED | FTRACE_OPS_FL_REMOVING));
+	if (tramp)
+		KUNIT_EXPECT_FALSE(test, is_ftrace_trampoline(tramp));
 	if (!ret)
 		KUNIT_EXPECT_EQ(test, unregister_ftrace_function(b), 0);
 free:

@@ -204,45 +204,53 @@ static void ops_finish(struct ftrace_ops *ops)
 }
 
 /*
- * shutdown_begin - the first half of ftrace_shutdown_batch(): unlink the
- * ops of @ops that are registered, park their trampolines and update the
- * code.  Called with ftrace_lock held.  *@tasks tells whether the wait
- * before shutdown_end() must include one for tasks (RCU-tasks).
+ * shutdown_begin - the first half of a shutdown: unlink those of @ops that
+ * are registered, park their trampolines and update the code.  Called
+ * with ftrace_lock held.  The ops it unlinked are moved to the front of
+ * @ops and counted in *@nr; an ops that is not registered is not touched
+ * (not even one whose own unregistration is between its two halves).
+ * *@tasks tells whether the wait before shutdown_end() must include one
+ * for tasks (RCU-tasks).
  *
  * Return: 0, -EBUSY if one of them was not registered, or the update's
  * error.
  */
 static int shutdown_begin(struct ftrace_ops **ops, unsigned int n,
-			  int command, bool *tasks)
+			  int command, unsigned int *nr, bool *tasks)
 {
 	unsigned int i;
 	int ret = 0, err;
 
 	lockdep_assert_held(&ftrace_lock);
+	*nr = 0;
 	*tasks = false;
 	for (i = 0; i < n; i++) {
 		if (!(ops[i]->flags & FTRACE_OPS_FL_ENABLED)) {
 			ret = -EBUSY;
 			continue;
 		}
-		ops_detach(ops[i]);
-		*tasks |= ops_needs_tasks_rcu(ops[i]);
+		swap(ops[i], ops[*nr]);
+		ops_detach(ops[*nr]);
+		*tasks |= ops_needs_tasks_rcu(ops[*nr]);
 		/*
 		 * Parked before the update, for the same reason as in
 		 * ftrace_tramp_prepare(); a kept trampoline stays parked.
 		 * Even once ftrace is dead: sites that still call the
 		 * trampoline must not reach an ops that its owner may free.
 		 */
-		ftrace_tramp_park(ops[i]);
+		ftrace_tramp_park(ops[*nr]);
+		(*nr)++;
 	}
+	if (!*nr)
+		return ret;
 	err = ftrace_run_update(command | FTRACE_UPDATE_CALLS);
 	return err ?: ret;
 }
 
 /*
- * shutdown_end - the second half, once ops_quiesce() has waited: the ops
- * that shutdown_begin() unlinked give up their trampolines.  Called with
- * ftrace_lock held.
+ * shutdown_end - the second half, once ops_quiesce() has waited: the @n
+ * ops that shutdown_begin() unlinked give up their trampolines.  Called
+ * with ftrace_lock held.
  */
 static void shutdown_end(struct ftrace_ops **ops, unsigned int n)
 {
@@ -258,13 +266,12 @@ static void shutdown_end(struct ftrace_ops **ops, unsigned int n)
 	if (ftrace_tramp_unlist(ops, n))
 		ops_quiesce(false);
 	for (i = 0; i < n; i++)
-		if (ops[i]->flags & FTRACE_OPS_FL_REMOVING)
-			ops_finish(ops[i]);
+		ops_finish(ops[i]);
 }
 
 /**
  * ftrace_shutdown_batch - unregister several ops with one update and one wait
- * @ops: the ops; those not registered are skipped
+ * @ops: the ops; those not registered are skipped (the array is reordered)
  * @n: how many
  * @command: extra FTRACE_* commands for the update
  *
@@ -281,47 +288,60 @@ static void shutdown_end(struct ftrace_ops **ops, unsigned int n)
  */
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 {
+	unsigned int nr;
 	bool tasks;
 	int ret;
 
-	ret = shutdown_begin(ops, n, command, &tasks);
-	ops_quiesce(tasks);
-	shutdown_end(ops, n);
+	ret = shutdown_begin(ops, n, command, &nr, &tasks);
+	if (nr) {
+		ops_quiesce(tasks);
+		shutdown_end(ops, nr);
+	}
 	return ret;
 }
 
 /**
- * ftrace_unregister_begin - unlink @ops and update the code, without waiting
+ * ftrace_unregister_begin - unlink an ops and update the code, without waiting
+ * @l: receives what ftrace_unregister_end() needs
  * @ops: a registered ops
- * @tasks: receives what ftrace_unregister_end() must be given
  *
  * Takes ftrace_lock.  Until ftrace_unregister_end() returns, @ops is
  * neither registered nor free to register again (-EBUSY) or to free; other
  * ops register and unregister meanwhile.  The caller may hold
  * ftrace_direct_mutex, but must drop it before ftrace_unregister_end().
  *
- * Return: as ftrace_shutdown().
+ * Return: as ftrace_shutdown(); -EBUSY (and nothing done) if @ops was
+ * not registered.
  */
-int ftrace_unregister_begin(struct ftrace_ops *ops, bool *tasks)
+int ftrace_unregister_begin(struct ftrace_leaving *l, struct ftrace_ops *ops)
 {
+	unsigned int nr;
+	int ret;
+
+	l->ops = ops;
 	guard(mutex)(&ftrace_lock);
-	return shutdown_begin(&ops, 1, 0, tasks);
+	ret = shutdown_begin(&l->ops, 1, 0, &nr, &l->tasks);
+	l->unlinked = nr;
+	return ret;
 }
 
 /**
- * ftrace_unregister_end - wait until no task can be in @ops, then finish
- * @ops: an ops given to ftrace_unregister_begin()
- * @tasks: what ftrace_unregister_begin() said
+ * ftrace_unregister_end - wait until no task can be in the ops, then finish
+ * @l: what ftrace_unregister_begin() filled in
  *
- * The waits (for every CPU to schedule; with @tasks, for every preempted
- * task to run on) hold no lock of the core: a task that stays preempted
- * holds up this unregistration, not every other registration.
+ * The waits (for every CPU to schedule; for an ops that may be freed, for
+ * every preempted task to run on) hold no lock of the core: a task that
+ * stays preempted holds up this unregistration, not every other
+ * registration.  Does nothing if ftrace_unregister_begin() did not
+ * unlink the ops.
  */
-void ftrace_unregister_end(struct ftrace_ops *ops, bool tasks)
+void ftrace_unregister_end(struct ftrace_leaving *l)
 {
-	ops_quiesce(tasks);
+	if (!l->unlinked)
+		return;
+	ops_quiesce(l->tasks);
 	guard(mutex)(&ftrace_lock);
-	shutdown_end(&ops, 1);
+	shutdown_end(&l->ops, 1);
 }
 
 /**
@@ -422,8 +442,17 @@ static int tell_peers(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 	if (ftrace_hash_empty(ips))
 		return 0;
 	for_each_hash_entry(ips, i, e) {
-		scoped_guard(mutex, &ftrace_lock)
+		scoped_guard(mutex, &ftrace_lock) {
 			op = ftrace_ops_on(e->ip, FTRACE_OPS_FL_DIRECT);
+			/*
+			 * Another IP mover may have come to this function
+			 * while @ops waited to leave: the direct ops still
+			 * shares it.
+			 */
+			if (op && cmd == FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER &&
+			    ftrace_ops_on(e->ip, FTRACE_OPS_FL_IPMODIFY))
+				op = NULL;
+		}
 		if (!op || op == last)
 			continue;
 		last = op;
@@ -521,14 +550,14 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  */
 int unregister_ftrace_function(struct ftrace_ops *ops)
 {
-	bool was = ops->flags & FTRACE_OPS_FL_ENABLED, tasks;
+	struct ftrace_leaving l;
 	u64 t = local_clock();
 	int ret;
 
-	ret = ftrace_unregister_begin(ops, &tasks);
-	ftrace_unregister_end(ops, tasks);
+	ret = ftrace_unregister_begin(&l, ops);
+	ftrace_unregister_end(&l);
 	/* Even a failed update took it off the list. */
-	if (was && ipmodify_shares(ops))
+	if (l.unlinked && ipmodify_shares(ops))
 		ipmodify_gone(ops);
 	ftrace_note_register_time(local_clock() - t);
 	return ret;
