@@ -2,9 +2,10 @@
 # model.sh [findings]: check the Promela models of harness/model/ with spin.
 #
 # For each model, with 2 and 3 CPUs (the writer and 1 or 2 executing
-# CPUs), spin generates the verifier (-DCPUS=N -DBUG=K), gcc builds it
-# (exhaustive: -DSAFETY -DCOLLAPSE -DNOREDUCE, no bitstate or hash
-# compaction) and pan searches every state.  The model as the code
+# CPUs; ops-lifecycle also with -DTWO_WRITERS: two writers, the same
+# executing CPUs), spin generates the verifier (-DCPUS=N -DBUG=K), gcc
+# builds it (exhaustive: -DSAFETY -DCOLLAPSE -DNOREDUCE, no bitstate or
+# hash compaction) and pan searches every state.  The model as the code
 # implements it (BUG=0) passes when pan reports "errors: 0" after a
 # complete search; each seeded bug (BUG=1...) passes when pan finds at
 # least one error.  Every run prints its stored states and search time.
@@ -62,10 +63,13 @@ verify() {
 ok() { echo "ok   model $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL model $*"; fail=$((fail + 1)); }
 
-# check MODEL CPUS: the model as implemented must pass a complete search.
+# check MODEL CPUS [DEFINE...]: the model as implemented must pass a
+# complete search.
 check() {
-	verify "$1" "$2" 0
-	local what="$1 cpus=$2"
+	local model=$1 cpus=$2
+	shift 2
+	verify "$model" "$cpus" 0 "$@"
+	local what="$model cpus=$cpus${*:+ $*}"
 	if [ -z "$errors" ]; then
 		bad "$what: ${why:-no result} (log: ${dir#"$top/"}/pan.log)"
 	elif [ "$errors" != 0 ]; then
@@ -77,14 +81,16 @@ check() {
 	fi
 }
 
-# seeded MODEL CPUS BUG TEXT: the seeded bug must be found.
+# seeded MODEL CPUS BUG TEXT [DEFINE...]: the seeded bug must be found.
 seeded() {
-	verify "$1" "$2" "$3"
-	local what="$1 cpus=$2 seeded-bug"
+	local model=$1 cpus=$2 bug=$3 text=$4
+	shift 4
+	verify "$model" "$cpus" "$bug" "$@"
+	local what="$model cpus=$cpus${*:+ $*} seeded-bug"
 	if [ -n "$errors" ] && [ "$errors" -ge 1 ]; then
-		ok "$what rejected (BUG=$3: $4; $why; $states states, $secs s)"
+		ok "$what rejected (BUG=$bug: $text; $why; $states states, $secs s)"
 	else
-		bad "$what not rejected (BUG=$3: $4; errors: ${errors:-?}; log: ${dir#"$top/"}/pan.log)"
+		bad "$what not rejected (BUG=$bug: $text; errors: ${errors:-?}; log: ${dir#"$top/"}/pan.log)"
 	fi
 }
 
@@ -139,6 +145,17 @@ for cpus in 2 3; do
 	seeded ops-lifecycle "$cpus" 2 "trampoline freed before the site is repointed"
 	seeded ops-lifecycle "$cpus" 3 "no RCU-tasks wait for an ops with a trampoline"
 	seeded ops-lifecycle "$cpus" 4 "no rude grace period"
+done
+# unregister_ftrace_function() waiting without ftrace_lock, another
+# writer registering and unregistering meanwhile
+for cpus in 2 3; do
+	check ops-lifecycle "$cpus" -DTWO_WRITERS
+	seeded ops-lifecycle "$cpus" 3 "no RCU-tasks wait between the halves" -DTWO_WRITERS
+	seeded ops-lifecycle "$cpus" 5 "a refused second unregistration runs the second half" \
+		-DTWO_WRITERS
+	seeded ops-lifecycle "$cpus" 6 "an ops between the halves may register again" -DTWO_WRITERS
+	seeded ops-lifecycle "$cpus" 7 "no rude grace period after unlisting the trampoline" \
+		-DTWO_WRITERS
 done
 echo "model checking took $((SECONDS - start)) s"
 echo "$pass passed, $fail failed, 0 skipped"

@@ -18,6 +18,16 @@
  * wanted by one ops that has a trampoline calls the trampoline, otherwise
  * the arch caller).
  *
+ * With -DTWO_WRITERS the writers are unregister_ftrace_function()'s two
+ * halves instead: ftrace_unregister_begin() (under ftrace_lock: if the
+ * ops is registered, ops_detach() marks it REMOVING, then the update),
+ * ops_quiesce() with no lock held, and ftrace_unregister_end() (under
+ * ftrace_lock again, shutdown_end(): ftrace_tramp_unlist(), one more
+ * rude grace period if a trampoline left the list, ops_finish()); and
+ * ops_admit()'s refusal of an ops still REMOVING.  Without it, one writer
+ * does everything in turn: ftrace_shutdown_batch(), which callers that
+ * hold ftrace_lock (fgraph, probes, instances) still use, waits included.
+ *
  * What is abstracted:
  *   - One traced call site that both ops want.  It holds NOP, a call to
  *     the arch caller (ftrace_caller) or a call to an ops' trampoline.
@@ -32,7 +42,28 @@
  *     unregister returns) and has a trampoline of its own (x86_64); B is
  *     static and has none (arm64, or an x86_64 ops without a trampoline).
  *     Each is registered once and unregistered once, in any order, one at
- *     a time or both in one ftrace_shutdown_batch().
+ *     a time or (one writer) both in one ftrace_shutdown_batch().
+ *   - -DTWO_WRITERS: ftrace_lock is a variable that a writer takes when
+ *     it is free.  W1 owns A: it registers A, then unregisters it with
+ *     the unlocked wait, then frees it.  W2 registers and unregisters B
+ *     (each under the lock; B's wait, the rude grace period alone, holds
+ *     no lock either), so any of W2's locked sections can fall inside
+ *     W1's wait and the other way round.  A writer that keeps the lock
+ *     through its wait (ftrace_shutdown_batch()) allows a subset of these
+ *     interleavings.  While A is between its halves (REMOVING: its owner
+ *     has not freed it), W2 may also call unregister_ftrace_function(A)
+ *     or register_ftrace_function(A), any number of times; as the core
+ *     is, each takes the lock, finds A leaving, does nothing and drops
+ *     the lock, one step here.  Such calls at other times are the
+ *     owner's races, not the core's.  ftrace_tramp_list is a flag of A's
+ *     (linked at registration, unlinked in one step); its readers
+ *     (ftrace_ops_trampoline(), preemption off) are a third kind of step
+ *     of the executing CPUs: find A on the list, then read A.  In the
+ *     code the second half's lock orders its list_del_rcu() and its
+ *     changes to A's flags against other writers' list_add_rcu() and
+ *     their reads of those flags (ops_admit(), the planner's
+ *     tramp_live()); with list and flag updates of one step each, the
+ *     model cannot see that lock missing, so no seeded bug leaves it out.
  *   - One task per executing CPU.  It may be preempted anywhere preemption
  *     is on, which interleaving covers.  Each task is, by choice at start,
  *     an ordinary task or an idle task (preemption always off while it
@@ -51,7 +82,8 @@
  *      unregister has returned;
  *   2. no CPU executes a freed trampoline;
  *   3. no CPU reads a freed ops (the list walk reads op->flags, hashes,
- *      func and next; a trampoline loads its ops);
+ *      func and next; a trampoline loads its ops; with -DTWO_WRITERS, a
+ *      reader of ftrace_tramp_list reads the trampoline's address);
  *   and, only with -DCHECK_OPARG:
  *   4. a callback called directly by the arch caller gets its own ops as
  *      argument.
@@ -67,13 +99,24 @@
  * periods between publishing function_trace_op and repointing ftrace_call)
  * it holds.  The same order is in upstream 6.1's ftrace_modify_all_code().
  *
- * Defines: CPUS (writer + executors, 2 or 3); BUG (0 = the core as it is;
- * 1 = no grace period at all; 2 = the trampoline is freed before the site
- * is repointed; 3 = no RCU-tasks wait for an ops with a trampoline;
- * 4 = no rude grace period, only RCU-tasks); CHECK_OPARG; FIX_OPARG (the
+ * Defines: CPUS (2 or 3: CPUS - 1 executing CPUs, and the writers); BUG
+ * (0 = the core as it is; 1 = no grace period at all; 2 = the trampoline
+ * is freed before the site is repointed; 3 = no RCU-tasks wait for an
+ * ops with a trampoline (with two writers: W1 frees A's trampoline and
+ * returns without its unlocked RCU-tasks wait); 4 = no rude grace period,
+ * only RCU-tasks; and only with TWO_WRITERS: 5 = the first version of the
+ * split (b1b75eb): an unregistration that finds its ops not registered
+ * still runs an update, the waits and a second half that finishes every
+ * ops marked REMOVING, so a second unregister_ftrace_function(A) during
+ * W1's wait frees A's trampoline under a task preempted inside it;
+ * 6 = ops_admit() does not refuse an ops still REMOVING, so A is
+ * registered again during W1's wait and loses its trampoline in W1's
+ * second half while sites call it; 7 = no rude grace period after the
+ * trampoline leaves ftrace_tramp_list, so a reader that found A there
+ * reads it after its owner freed it); CHECK_OPARG; FIX_OPARG (the
  * writer waits for both grace periods between publishing
  * function_trace_op and pointing the arch caller at the new function);
- * TWO_STATIC (A is static without a trampoline too).
+ * TWO_STATIC (A is static without a trampoline too); TWO_WRITERS.
  */
 
 #ifndef CPUS
@@ -128,6 +171,21 @@ bool done_unreg[2];
 byte site = S_NOP;	/* the traced function's call site */
 byte cfunc = F_STUB;	/* the arch caller's ftrace_call */
 byte fto = END;		/* function_trace_op */
+
+/*
+ * ftrace_run_update()'s plan (scratch, zero between updates) and what the
+ * arch caller was last pointed at; written only under ftrace_lock.
+ */
+byte n, one, wsite, wfunc, wop;
+bool func;
+byte pfunc = F_STUB;
+byte pop = END;
+
+#ifdef TWO_WRITERS
+byte lock;		/* ftrace_lock: 0, or the writer (1, 2) holding it */
+bool removing[2];	/* FTRACE_OPS_FL_REMOVING */
+bool listed[2];		/* on ftrace_tramp_list */
+#endif
 
 byte pcnt[NEXEC];	/* preemption-off depth of each CPU */
 byte st[NEXEC];		/* where each task is */
@@ -253,6 +311,20 @@ end:
 			fi;
 			x = 0
 		}
+#ifdef TWO_WRITERS
+	:: atomic {
+		/*
+		 * ftrace_ops_trampoline() (an unwinder, kallsyms, perf),
+		 * preemption off, finds A on ftrace_tramp_list ...
+		 */
+		listed[A] -> pcnt[c]++
+	   };
+		/* ... and reads its trampoline's address and size. */
+		atomic {
+			assert(!ofree[A]);
+			pcnt[c]--
+		}
+#endif
 	od
 }
 
@@ -335,6 +407,9 @@ inline do_register(x)
 	on_list[x] = true;
 	/* arch_ftrace_update_trampoline() */
 	tlive[x] = has_tramp[x];
+#ifdef TWO_WRITERS
+	listed[x] = has_tramp[x];
+#endif
 	run_update();
 	done_reg[x] = true
 }
@@ -392,12 +467,148 @@ inline do_unregister(x)
 	finish(x)
 }
 
+#ifdef TWO_WRITERS
+/* mutex_lock(&ftrace_lock) by writer w, and mutex_unlock() */
+inline lock_take(w)
+{
+	atomic { lock == 0 -> lock = w }
+}
+
+inline lock_drop()
+{
+	lock = 0
+}
+
+/*
+ * shutdown_end() of ops x, under ftrace_lock, after ops_quiesce():
+ * ftrace_tramp_unlist() (a leaving dynamic ops' trampoline leaves
+ * ftrace_tramp_list; then every CPU must schedule once more before it is
+ * freed), then ops_finish() (ftrace_tramp_release() frees a dynamic ops'
+ * trampoline; REMOVING is cleared).  Both act only on an ops still
+ * marked REMOVING.
+ */
+inline shutdown_end(x)
+{
+	if
+	:: removing[x] && dyn[x] && listed[x] ->
+		listed[x] = false;
+#if BUG != 7
+		rude_gp()
+#endif
+	:: else
+	fi;
+	if
+	:: removing[x] ->
+		d_step {
+			tlive[x] = tlive[x] && !dyn[x];
+			removing[x] = false
+		}
+	:: else
+	fi
+}
+
+/*
+ * W1, the owner of A: register_ftrace_function(A), then
+ * unregister_ftrace_function(A) in its two halves with the waits between
+ * them holding no lock; then it frees A.
+ */
+proctype w1()
+{
+	byte c;
+	bool tasks;
+
+	lock_take(1);
+	do_register(A);
+	lock_drop();
+	/* ftrace_unregister_begin(): A is registered, so it is unlinked. */
+	lock_take(1);
+#if BUG == 2
+	tlive[A] = false;
+#endif
+	detach(A);
+	removing[A] = true;
+	run_update();
+	lock_drop();
+	/* ftrace_unregister_end(): the waits, with no lock held ... */
+	quiesce();
+	/* ... then the second half under ftrace_lock again. */
+	lock_take(1);
+	shutdown_end(A);
+	lock_drop();
+	/* unregister returns; the owner frees A. */
+	d_step {
+		alive[A] = false;
+		ofree[A] = dyn[A];
+		done_unreg[A] = true
+	}
+}
+
+/*
+ * W2: register_ftrace_function(B) and unregister_ftrace_function(B) (B is
+ * static without a trampoline: its wait is the rude grace period alone,
+ * and its second half only clears REMOVING, which no one else reads), each
+ * under ftrace_lock, at any point of W1's.  While A is between its two
+ * halves (REMOVING, so its owner cannot have freed it yet), W2 may also
+ * call unregister_ftrace_function(A) or register_ftrace_function(A), any
+ * number of times.  They are not modelled at other times: a second
+ * unregistration of a registered ops races its owner's free, and
+ * registering an ops someone else owns is not the core's to check.  As
+ * the core is, each try takes ftrace_lock, sees REMOVING or ENABLED,
+ * does nothing and drops the lock: one step here, since no one can see
+ * anything between.
+ */
+proctype w2()
+{
+	byte c;
+	bool tasks;
+
+	do
+	:: atomic { !done_reg[B] && lock == 0 -> lock = 2 };
+		do_register(B);
+		lock_drop()
+	:: atomic { on_list[B] && lock == 0 -> lock = 2 };
+		detach(B);
+		run_update();
+		lock_drop();
+		quiesce();
+		d_step {
+			alive[B] = false;
+			done_unreg[B] = true
+		}
+	/* unregister_ftrace_function(A) */
+#if BUG != 5
+	:: atomic { removing[A] && !on_list[A] && lock == 0 -> skip }
+#else
+	:: atomic { removing[A] && !on_list[A] && lock == 0 -> lock = 2 };
+		/*
+		 * The first version (b1b75eb) ran an update anyway, waited,
+		 * and then finished every ops still marked REMOVING.
+		 */
+		run_update();
+		lock_drop();
+		rude_gp();
+		lock_take(2);
+		shutdown_end(A);
+		lock_drop()
+#endif
+	/* register_ftrace_function(A) */
+#if BUG != 6
+	:: atomic { removing[A] && lock == 0 -> skip }
+#else
+	:: atomic { removing[A] && !on_list[A] && lock == 0 -> lock = 2 };
+		/* ops_admit() without the REMOVING test */
+		do_register(A);
+		lock_drop()
+#endif
+	:: done_unreg[B] -> break
+	od
+}
+#else
+
 proctype writer()
 {
-	byte c, n, one, wsite, wfunc, wop;
-	byte pfunc = F_STUB;
-	byte pop = END;
-	bool func, tasks;
+	byte c;
+	bool tasks;
 
 	do
 	:: !done_reg[A] -> do_register(A)
@@ -419,6 +630,7 @@ proctype writer()
 	:: done_unreg[A] && done_unreg[B] -> break
 	od
 }
+#endif
 
 init
 {
@@ -433,6 +645,11 @@ init
 		:: c < NEXEC -> run executor(c); c++
 		:: else -> break
 		od;
+#ifdef TWO_WRITERS
+		run w1();
+		run w2()
+#else
 		run writer()
+#endif
 	}
 }
