@@ -243,6 +243,7 @@ struct ftrace_leaving {
 	bool unlinked;	/* ftrace_unregister_begin() took it off the list */
 	bool tasks;	/* the wait includes one for preempted tasks */
 };
+
 int ftrace_unregister_begin(struct ftrace_leaving *l, struct ftrace_ops *ops);
 void ftrace_unregister_end(struct ftrace_leaving *l);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);

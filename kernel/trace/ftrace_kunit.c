@@ -1852,7 +1852,7 @@ static void register_while_unregister_waits(struct kunit *test)
 	limit = jiffies + 10 * HZ;
 	while (READ_ONCE(u.ops->flags) & FTRACE_OPS_FL_ENABLED &&
 	       time_before(jiffies, limit))
-		msleep(1);
+		usleep_range(1000, 2000);
 
 	ret = register_ftrace_function(b);
 	held = !completion_done(&h.done);
