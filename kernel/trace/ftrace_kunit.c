@@ -1681,13 +1681,14 @@ static void ipmodify_direct_need_filter(struct kunit *test)
 struct unregister_work {
 	struct ftrace_ops *ops;
 	struct completion done;
+	int ret;
 };
 
 static int unregister_thread(void *data)
 {
 	struct unregister_work *u = data;
 
-	unregister_ftrace_function(u->ops);
+	u->ret = unregister_ftrace_function(u->ops);
 	complete(&u->done);
 	return 0;
 }
@@ -1796,21 +1797,21 @@ static int hold_tasks_thread(void *data)
 /*
  * While one unregistration waits for tasks that a preempted task holds
  * back, other ops register: the wait holds no lock of the core.  The ops
- * still leaving can be neither registered again nor unregistered a second
- * time (-EBUSY at once), and its trampoline stays known until its own
- * unregistration ends.
+ * still leaving cannot be registered again (-EBUSY), and a second
+ * unregistration of it fails (-EBUSY) only once the first has ended: its
+ * trampoline stays known until then.
  */
 static void register_while_unregister_waits(struct kunit *test)
 {
 	unsigned long ip_a = ftrace_location((unsigned long)ksys_sync);
 	unsigned long ip_b = ftrace_location((unsigned long)vfs_read);
-	int ret, again = -EBUSY, twice;
+	struct unregister_work u = { }, u2 = { };
 	struct tasks_holder h = { };
-	struct unregister_work u = { };
 	unsigned long limit, tramp;
-	struct ftrace_ops *b;
+	int ret, again = -EBUSY;
 	struct task_struct *t;
-	bool held;
+	struct ftrace_ops *b;
+	bool held, second = false;
 
 	if (!ip_a || !ip_b)
 		kunit_skip(test, "ksys_sync or vfs_read is not traceable");
@@ -1823,6 +1824,7 @@ static void register_while_unregister_waits(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	u.ops->func = kunit_nop_call;
 	b->func = kunit_nop_call;
+	u2.ops = u.ops;
 	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(u.ops, ip_a, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(b, ip_b, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(u.ops), 0);
@@ -1831,6 +1833,7 @@ static void register_while_unregister_waits(struct kunit *test)
 	init_completion(&h.running);
 	init_completion(&h.done);
 	init_completion(&u.done);
+	init_completion(&u2.done);
 	/* Long enough for a slow guest; the holder is stopped at once. */
 	h.until = jiffies + 60 * HZ;
 	t = kthread_run(hold_tasks_thread, &h, "ftrace-kunit-hold");
@@ -1853,6 +1856,13 @@ static void register_while_unregister_waits(struct kunit *test)
 	while (READ_ONCE(u.ops->flags) & FTRACE_OPS_FL_ENABLED &&
 	       time_before(jiffies, limit))
 		usleep_range(1000, 2000);
+	if (READ_ONCE(u.ops->flags) & FTRACE_OPS_FL_ENABLED) {
+		WRITE_ONCE(h.stop, true);
+		wait_for_completion(&h.done);
+		wait_for_completion(&u.done);
+		kunit_mark_skipped(test, "the unregistration did not start within 10 s");
+		goto free;
+	}
 
 	ret = register_ftrace_function(b);
 	held = !completion_done(&h.done);
@@ -1860,14 +1870,21 @@ static void register_while_unregister_waits(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, held,
 			      "a registration waited for another's wait for tasks");
 	if (!completion_done(&u.done)) {
-		/* Still leaving: not free to come back, nor to leave twice. */
+		/* Still leaving: not free to come back. */
 		again = register_ftrace_function(u.ops);
 		KUNIT_EXPECT_EQ(test, again, -EBUSY);
-		twice = unregister_ftrace_function(u.ops);
-		KUNIT_EXPECT_EQ(test, twice, -EBUSY);
-		if (tramp && !completion_done(&u.done))
-			KUNIT_EXPECT_TRUE_MSG(test, is_ftrace_trampoline(tramp),
-					      "a second unregistration ended the first");
+		/* A second unregistration waits for the first. */
+		t = kthread_run(unregister_thread, &u2, "ftrace-kunit-unreg2");
+		second = !IS_ERR(t);
+		if (second) {
+			msleep(100);
+			if (!completion_done(&u.done)) {
+				KUNIT_EXPECT_FALSE_MSG(test, completion_done(&u2.done),
+						       "a second unregistration ended before the first");
+				if (tramp)
+					KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(tramp));
+			}
+		}
 	} else if (held && !ret) {
 		kunit_mark_skipped(test, "the wait for tasks ended while a task held it back");
 	}
@@ -1875,6 +1892,11 @@ static void register_while_unregister_waits(struct kunit *test)
 	WRITE_ONCE(h.stop, true);
 	wait_for_completion(&h.done);
 	wait_for_completion(&u.done);
+	KUNIT_EXPECT_EQ(test, u.ret, 0);
+	if (second) {
+		wait_for_completion(&u2.done);
+		KUNIT_EXPECT_EQ(test, u2.ret, -EBUSY);
+	}
 	if (!again)
 		unregister_ftrace_function(u.ops);
 	KUNIT_EXPECT_FALSE(test, u.ops->flags &

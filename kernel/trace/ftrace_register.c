@@ -21,6 +21,7 @@
 #include <linux/sched/clock.h>
 #include <asm/sections.h>
 #include <linux/sysctl.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 #include "ftrace_core.h"
@@ -127,7 +128,9 @@ static int ops_startup(struct ftrace_ops *ops, int command)
 	if (!ret)
 		ret = ftrace_tramp_update(ops);
 	if (ret) {
-		ftrace_shutdown_batch(&ops, 1, 0);
+		/* A graph caller the update turned on goes off again. */
+		ftrace_shutdown_batch(&ops, 1, (command & FTRACE_START_FUNC_RET) ?
+					       FTRACE_STOP_FUNC_RET : 0);
 		return ret;
 	}
 	return 0;
@@ -198,9 +201,11 @@ static void ops_detach(struct ftrace_ops *ops)
 static void ops_finish(struct ftrace_ops *ops)
 {
 	ftrace_tramp_release(ops);
-	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
 	if ((ops->flags & FTRACE_OPS_FL_PID) && ops->saved_func)
 		ops->func = ops->saved_func;
+	ops->flags &= ~FTRACE_OPS_FL_REMOVING;
+	/* A second unregistration waits for this (ftrace_unregister_end()). */
+	wake_up_var(&ops->flags);
 }
 
 /*
@@ -306,7 +311,8 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
  * @ops: a registered ops
  *
  * Takes ftrace_lock.  Until ftrace_unregister_end() returns, @ops is
- * neither registered nor free to register again (-EBUSY) or to free; other
+ * neither registered nor free to register again (-EBUSY) or to free (a
+ * second unregistration fails with -EBUSY once the first has ended); other
  * ops register and unregister meanwhile.  The caller may hold
  * ftrace_direct_mutex, but must drop it before ftrace_unregister_end().
  *
@@ -332,13 +338,20 @@ int ftrace_unregister_begin(struct ftrace_leaving *l, struct ftrace_ops *ops)
  * The waits (for every CPU to schedule; for an ops that may be freed, for
  * every preempted task to run on) hold no lock of the core: a task that
  * stays preempted holds up this unregistration, not every other
- * registration.  Does nothing if ftrace_unregister_begin() did not
- * unlink the ops.
+ * registration.  If ftrace_unregister_begin() did not unlink the ops,
+ * only waits until no other call is unregistering it.
  */
 void ftrace_unregister_end(struct ftrace_leaving *l)
 {
-	if (!l->unlinked)
+	/*
+	 * Another call is unregistering the ops: as when that call held
+	 * the lock throughout, this one returns once the ops is quiet.
+	 */
+	if (!l->unlinked) {
+		wait_var_event(&l->ops->flags,
+			       !(READ_ONCE(l->ops->flags) & FTRACE_OPS_FL_REMOVING));
 		return;
+	}
 	ops_quiesce(l->tasks);
 	guard(mutex)(&ftrace_lock);
 	shutdown_end(&l->ops, 1);
