@@ -54,7 +54,9 @@
  *     has not freed it), W2 may also call unregister_ftrace_function(A)
  *     or register_ftrace_function(A), any number of times; as the core
  *     is, each takes the lock, finds A leaving, does nothing and drops
- *     the lock, one step here.  Such calls at other times are the
+ *     the lock, one step here (an unregistration then also waits until
+ *     W1 has finished A before it returns, which only removes
+ *     interleavings and is not modelled).  Such calls at other times are the
  *     owner's races, not the core's.  ftrace_tramp_list is a flag of A's
  *     (linked at registration, unlinked in one step); its readers
  *     (ftrace_ops_trampoline(), preemption off) are a third kind of step
