@@ -10,7 +10,7 @@ export JOBS ?= 3
 H := harness
 
 .PHONY: help setup kernel initramfs run shell check check-full check-612 expectations \
-	check-bpf lint kunit stress debug model bench bench-recordmcount series series-check clean \
+	check-bpf check-tools lint kunit stress debug model bench bench-recordmcount series series-check clean \
 	diff diff-expect ftt
 
 help:
@@ -21,6 +21,7 @@ help:
 	@echo "make check-612                     make check's streams on Linux 6.12 alone, with make stress short"
 	@echo "make ftt ARCH=.. CASES=..          chosen ftracetest cases in one boot (CASES=test.d/ftrace-core/X.tc,...)"
 	@echo "make check-bpf [BASE=6.12]         BPF fentry/fexit, ours and upstream (BTF builds; 6.12: both arches)"
+	@echo "make check-tools [BASE=6.12]       bpftrace, bpftool, cyclictest, stress-ng: ours and upstream under icount"
 	@echo "make lint [ARCH=..]                sparse, coccinelle and the layer check on the core's files (make check runs sparse and layers)"
 	@echo "make kunit [ARCH=..]               the core's KUnit suites through tools/testing/kunit/kunit.py"
 	@echo "make stress [ARCH=..] [FLAVOR=..] [SIZE=short|full|debug]  the core under load and bad input"
@@ -100,6 +101,12 @@ model: setup
 # arches; KERNELS picks).
 check-bpf: setup
 	@$(H)/check-bpf.sh
+
+# The tools people trace with (bpftrace, bpftool, cyclictest, stress-ng),
+# ours and upstream of BASE on both arches, timed under icount (KERNELS
+# picks).
+check-tools: setup
+	@$(H)/check-tools.sh
 
 # Full upstream ftracetest run for ARCH, recorded as expectations/ARCH.txt
 # (BASE=6.12: expectations/6.12/ARCH.txt).

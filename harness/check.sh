@@ -80,6 +80,7 @@ declare -A ftt_timeout=([x86_64]=1200 [arm64]=2400)	# KUnit, upstream's cases
 declare -A core_timeout=([x86_64]=900 [arm64]=1500)	# test.d/ftrace-core
 declare -A diff_timeout=([x86_64]=600 [arm64]=900)	# make diff's scenarios
 bootcheck_timeout=${BOOTCHECK_TIMEOUT:-600}
+tools_timeout=${TOOLS_TIMEOUT:-600}
 kselftest_timeout=${KSELFTEST_TIMEOUT:-900}
 
 # host_suite NAME CMD...: one host test command.  If its output ends with
@@ -336,6 +337,21 @@ arch_stream() {
 		echo "== $name: kselftests of in-tree users"
 		guest_run "$name-kselftest" 2 kselftest '' KUNIT=0 TIMEOUT="$kselftest_timeout" -- \
 			kselftest --expect "$expdir/kselftest.$arch.txt"
+	fi
+
+	# 4b. The tools people trace with, in their short run on our kernel:
+	# bpftrace's kprobes and kprobe_multi wildcards, its listing, bpftool,
+	# cyclictest while the function tracer toggles (harness/guest/tools.sh;
+	# make check-tools runs the whole set against the unmodified kernel).
+	if [ "$flavor" = ours ]; then
+		echo "== $name: the tools people trace with (short)"
+		if "$top/harness/tools-initramfs.sh" "$arch" "$flavor" > "$build/logs/tools-initramfs-$name.log" 2>&1; then
+			guest_run "$name-tools" 2 tools '' TOOLS=1 KUNIT=0 APPEND=tools_short=1 \
+				TIMEOUT="$tools_timeout" -- guest --doc tools --what tools
+		else
+			tail -n 5 "$build/logs/tools-initramfs-$name.log" | sed 's/^/   /'
+			printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name-tools"
+		fi
 	fi
 
 	# 5. make stress's short form on our kernel: tracers, filters,

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# clients-root.sh ARCH ROOT: put Debian's trace-cmd and perf, the real
-# clients of the tracefs files, into the guest root ROOT, with every shared
-# library they load, for harness/ftt/client-*.tc.  initramfs.sh calls it.
+# clients-root.sh ARCH ROOT [SET]: put a set of Debian's programs into the
+# guest root ROOT, with every shared library they load.  The sets:
+#   clients  trace-cmd and perf, the real clients of the tracefs files, for
+#            harness/ftt/client-*.tc (initramfs.sh);
+#   tools    bpftrace, bpftool, cyclictest and stress-ng, the tools people
+#            trace with, for harness/guest/tools.sh (tools-initramfs.sh).
 #
-# The binaries are Debian 12's own (trace-cmd 3.1.6, linux-perf 6.1):
+# The binaries are Debian 12's own:
 #   - x86_64 guests get the build machine's, when it is amd64 (make setup
-#     installs both packages);
+#     installs the packages);
 #   - arm64 guests get them from the arm64 packages that make setup
-#     downloads and unpacks into build/setup/clients-arm64 (see setup.sh).
-# They go to /opt/clients/bin, which no other guest script has on PATH;
+#     downloads and unpacks into build/setup/SET-arm64 (see setup.sh).
+# They go to /opt/SET/bin, which no other guest script has on PATH;
 # the libraries go to the loader's default directory of the guest's
-# Debian arch.  Without them the client cases are UNSUPPORTED.
+# Debian arch.  Without them the set's cases are UNSUPPORTED.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-arch=${1:?ARCH}; root=${2:?ROOT}
+arch=${1:?ARCH}; root=${2:?ROOT}; set=${3:-clients}
 case "$arch" in
 x86_64) deb=amd64 triplet=x86_64-linux-gnu ;;
 arm64) deb=arm64 triplet=aarch64-linux-gnu ;;
@@ -23,12 +26,17 @@ esac
 if [ "$deb" = "$(dpkg --print-architecture)" ]; then
 	sysroot=
 else
-	sysroot="$build/setup/clients-$deb"
+	sysroot="$build/setup/$set-$deb"
 fi
-bins="$sysroot/usr/bin/trace-cmd $sysroot/usr/bin/perf"
+case "$set" in
+clients) bins="$sysroot/usr/bin/trace-cmd $sysroot/usr/bin/perf" ;;
+tools) bins="$sysroot/usr/bin/bpftrace $sysroot/usr/sbin/bpftool $sysroot/usr/bin/cyclictest
+	$sysroot/usr/bin/stress-ng" ;;
+*) die "clients-root: no set $set" ;;
+esac
 for b in $bins; do
 	if [ ! -x "$b" ]; then
-		echo "clients-root: no $b: no trace-cmd or perf in the $arch guest" >&2
+		echo "clients-root: no $b: no $set in the $arch guest" >&2
 		exit 0
 	fi
 done
@@ -50,11 +58,11 @@ find_lib() {
 	die "clients-root: $1 not found under ${sysroot:-/}"
 }
 
-mkdir -p "$root/opt/clients/bin" "$root/lib/$triplet" "$root/lib64"
+mkdir -p "$root/opt/$set/bin" "$root/lib/$triplet" "$root/lib64"
 declare -A seen=()
 queue=()
 for b in $bins; do
-	install -m 755 "$(readlink -f "$b")" "$root/opt/clients/bin/$(basename "$b")"
+	install -m 755 "$(readlink -f "$b")" "$root/opt/$set/bin/$(basename "$b")"
 	queue+=("$b")
 done
 # Every library the binaries load, and what those load in turn.
@@ -70,8 +78,8 @@ while [ ${#queue[@]} -gt 0 ]; do
 	done
 done
 # The loader, at the path the binaries name (PT_INTERP).
-interp=$(readelf -l "$sysroot/usr/bin/trace-cmd" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
-[ -n "$interp" ] || die "clients-root: trace-cmd has no interpreter"
+interp=$(readelf -l "${bins%% *}" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
+[ -n "$interp" ] || die "clients-root: ${bins%% *} has no interpreter"
 mkdir -p "$root$(dirname "$interp")"
 cp -L "$(find_lib "$(basename "$interp")")" "$root$interp"
-echo "clients-root: trace-cmd and perf, $(( ${#seen[@]} )) libraries" >&2
+echo "clients-root: $set, $(( ${#seen[@]} )) libraries" >&2

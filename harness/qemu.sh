@@ -7,14 +7,16 @@
 # bounded by TIMEOUT seconds and log the console to build/logs/.
 # Environment: KUNIT=1 runs the built-in KUnit suites at boot; ICOUNT=1 makes
 # guest time an instruction count (-icount shift=0,sleep=off) for benchmarks;
-# APPEND adds kernel parameters; SMP sets the number of vCPUs (default 2).
+# APPEND adds kernel parameters; SMP sets the number of vCPUs (default 2);
+# TOOLS=1 boots the initramfs with the tools (harness/tools-initramfs.sh)
+# and MEM sets the guest's memory (default 1G).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:?ARCH}; flavor=${2:?FLAVOR}; mode=${3:?MODE}; ftt=${4:-}
 check_arch "$arch"; check_flavor "$flavor"
 
 out=$(kdir "$arch" "$flavor")
-initrd="$build/initramfs/$(kname "$arch" "$flavor").cpio"
+initrd="$build/initramfs/$(kname "$arch" "$flavor")${TOOLS:+-tools}.cpio"
 [ -f "$out/$image" ] || die "no kernel at $out/$image"
 [ -f "$initrd" ] || die "no initramfs at $initrd"
 
@@ -31,14 +33,14 @@ append="harness=$mode panic=-1 log_buf_len=4M kunit.enable=${KUNIT:-0}"
 case "$arch" in x86_64|arm64) TCG_OPTS=${TCG_OPTS-,thread=single} ;; esac
 case "$arch" in
 x86_64)
-	qemu=(qemu-system-x86_64 -M pc -cpu "${X86_CPU:-qemu64}" -smp "${SMP:-2}" -m 1G)
+	qemu=(qemu-system-x86_64 -M pc -cpu "${X86_CPU:-qemu64}" -smp "${SMP:-2}" -m "${MEM:-1G}")
 	append="console=ttyS0 $append" ;;
 arm64)
 	# -cpu max has pointer authentication, which the distro fragment's
 	# kernels use (configs/distro-arm64.config); QEMU's own cheap algorithm
 	# (pauth-impdef) in place of the architected QARMA5, whose emulation
 	# costs far more in every signed call and return.
-	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp "${SMP:-2}" -m 1G)
+	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp "${SMP:-2}" -m "${MEM:-1G}")
 	append="console=ttyAMA0 $append" ;;
 arm)
 	qemu=(qemu-system-arm -M virt -cpu cortex-a15 -smp "${SMP:-2}" -m 512M)

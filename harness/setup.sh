@@ -24,6 +24,7 @@ pkgs=(linux-source-6.1 linux-source-6.12 gcc-aarch64-linux-gnu libc6-dev-arm64-c
       spin	# harness/model.sh
       clang-16 lld-16 llvm-16	# VARIANT=clang kernels (harness/lib.sh: toolchain)
       trace-cmd linux-perf	# the clients in the guests (harness/clients-root.sh)
+      bpftrace bpftool rt-tests stress-ng	# the tools in the guests (harness/tools.sh)
       linux-config-6.1 linux-config-6.12)	# Debian's own configs (VARIANT=debian*: harness/lib.sh)
 
 missing=()
@@ -88,26 +89,43 @@ for arch in "${bb_arches[@]}"; do
 	rm -rf "$tmp"
 done
 
-# trace-cmd and perf for the arm64 guest (harness/clients-root.sh): the
-# arm64 builds of the packages that hold the build machine's trace-cmd and
-# perf and every library those load, unpacked, not installed.
-clients="$stamp_dir/clients-arm64"
-if [ ! -f "$clients/.done" ] && [ "$(dpkg --print-architecture)" = amd64 ]; then
-	libs=$(ldd /usr/bin/trace-cmd /usr/bin/perf | grep -o '/[^ ]*\.so[^ ]*' | sort -u)
+# arm64_set NAME BIN...: for the arm64 guest (harness/clients-root.sh), the
+# arm64 builds of the packages that hold the build machine's BINs and of
+# every library those load, unpacked (not installed) into
+# build/setup/NAME-arm64.  Without them the set's cases are unsupported on
+# arm64.
+arm64_set() {
+	local set=$1 dir libs debs found tmp b d pkgs=()
+	shift
+	dir="$stamp_dir/$set-arm64"
+	[ -f "$dir/.done" ] && return
+	[ "$(dpkg --print-architecture)" = amd64 ] || return 0
+	for b in "$@"; do pkgs+=("$(dpkg -S "$(readlink -f "$b")" | cut -d: -f1):arm64"); done
+	libs=$(ldd "$@" | grep -o '/[^ ]*\.so[^ ]*' | sort -u)
 	debs=$(for l in $libs; do dpkg -S "$(readlink -f "$l")" 2>/dev/null || dpkg -S "$l"; done |
 		cut -d: -f1 | sort -u)
 	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
-	echo "setup: downloading trace-cmd and perf for arm64"
-	if (cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 trace-cmd:arm64 linux-perf:arm64 \
-		$(for d in $debs; do echo "$d:arm64"; done) >/dev/null); then
-		rm -rf "$clients"
-		for d in "$tmp"/*.deb; do dpkg -x "$d" "$clients"; done
-		touch "$clients/.done"
+	echo "setup: downloading $set for arm64 (${pkgs[*]%:arm64})"
+	# An amd64 library with no arm64 build (stress-ng's libipsec-mb1) is
+	# one the arm64 binary does not load: left out (clients-root.sh finds
+	# what is missing).
+	debs=$(for d in $debs; do echo "$d:arm64"; done)
+	# shellcheck disable=SC2086
+	found=$(apt-cache policy $debs 2>/dev/null | sed -n 's/^\([^ ].*\):$/\1/p')
+	for d in $(echo "$debs" | grep -vxF "$found"); do echo "setup: $set: no $d" >&2; done
+	debs=$found
+	# shellcheck disable=SC2086
+	if (cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 "${pkgs[@]}" $debs >/dev/null); then
+		rm -rf "$dir"
+		for d in "$tmp"/*.deb; do dpkg -x "$d" "$dir"; done
+		touch "$dir/.done"
 	else
-		echo "setup: no arm64 trace-cmd and perf: their cases will be unsupported on arm64" >&2
+		echo "setup: no arm64 $set: their cases will be unsupported on arm64" >&2
 	fi
 	rm -rf "$tmp"
-fi
+}
+arm64_set clients /usr/bin/trace-cmd /usr/bin/perf
+arm64_set tools /usr/bin/bpftrace /usr/sbin/bpftool /usr/bin/cyclictest /usr/bin/stress-ng
 
 ls /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.12.tar.xz >/dev/null
 echo "setup: ok"

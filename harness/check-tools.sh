@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# check-tools.sh: the tools people trace with (bpftrace, bpftool, cyclictest,
+# stress-ng: harness/guest/tools.sh) on our kernel and on the unmodified
+# one of BASE, both arches (make check-tools).
+#
+# Each kernel is built (kernel.sh), gets the initramfs with the tools
+# (tools-initramfs.sh) and boots under -icount shift=0,sleep=off, as make
+# bench does, so that the guest's clock counts instructions.  Every result
+# of the guest's KTAP document "tools" must pass on every kernel; the
+# timed steps ("TOOLS| NAME SECONDS") go side by side in a table, ours
+# against the unmodified kernel (build/tools-times/table.txt).
+# KERNELS="x86_64:ours ..." picks the kernels (default: ours and upstream on
+# x86_64 and arm64).  make check runs the short form on ours alone
+# (harness/check.sh).  The last line is "N passed, N failed, N skipped".
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+results="$build/results-tools$base_suffix" times="$build/tools-times$base_suffix"
+rm -rf "$results" "$times"; mkdir -p "$results" "$times" "$build/logs"
+
+"$top/harness/kernel.sh" unpack > "$build/logs/unpack-$BASE.log" 2>&1 ||
+	tail "$build/logs/unpack-$BASE.log"
+for spec in ${KERNELS:-x86_64:ours x86_64:upstream arm64:ours arm64:upstream}; do
+	arch=${spec%%:*} flavor=${spec#*:}
+	name=$(kname "$arch" "$flavor")
+	log="$build/logs/kernel-$name.log"
+	echo "== $name: kernel (log: build/logs/kernel-$name.log)"
+	if ! "$top/harness/kernel.sh" "$arch" "$flavor" > "$log" 2>&1 ||
+	   ! "$top/harness/initramfs.sh" "$arch" "$flavor" > /dev/null ||
+	   ! "$top/harness/tools-initramfs.sh" "$arch" "$flavor" > /dev/null; then
+		tail -n 30 "$log"
+		echo "FAIL $name: kernel or initramfs"
+		printf 'passed 0\nfailed 1\nskipped 0\n' > "$results/$name"
+		continue
+	fi
+	echo "== $name: tools (under icount)"
+	console="$build/logs/$name-tools.log"
+	ICOUNT=1 TOOLS=1 TIMEOUT=1800 "$top/harness/qemu.sh" "$arch" "$flavor" tools > /dev/null 2>&1
+	grep -a '^qemu: ran' "$console" | sed 's/^/   | /'
+	sed -n 's/^TOOLS| //p' "$console" > "$times/$name"
+	python3 "$top/harness/check.py" guest --name "$name-tools" --log "$console" \
+		--doc tools --what tools --results "$results" | sed 's/^/   /'
+done
+
+# Ours against the unmodified kernel, per arch: each timed step's seconds
+# of guest time (instructions under icount) and their ratio.
+{
+	echo "step                          arch      ours  unmodified   ratio"
+	for arch in x86_64 arm64; do
+		o="$times/$(kname "$arch" ours)" u="$times/$(kname "$arch" upstream)"
+		[ -f "$o" ] && [ -f "$u" ] || continue
+		awk -v arch="$arch" 'NR == FNR { u[$1] = $2; next }
+			($1 in u) { printf "%-29s %-7s %7s %11s %7s\n", $1, arch, $2, u[$1],
+				u[$1] > 0 ? sprintf("%.2fx", $2 / u[$1]) : "-" }' "$u" "$o"
+	done
+} > "$times/table.txt"
+cat "$times/table.txt"
+python3 "$top/harness/check.py" total "$results"

@@ -1,0 +1,195 @@
+#!/bin/sh
+# The guest's tools mode: the tools people trace with, driven as their
+# users drive them, each result checking what the tool printed and what the
+# kernel shows while and after it runs (make check-tools; a short run in
+# make check).  The tools are Debian 12's (harness/clients-root.sh, set
+# "tools"), in /opt/tools/bin.
+#
+# The results are the KTAP document "tools" (harness/guest/ktap.sh).  Each
+# timed step prints "TOOLS| NAME SECONDS" (the guest's clock: under
+# ICOUNT=1 an instruction count, as make bench's), and cyclictest its
+# latencies as "TOOLS| cyclictest-max-us N"; harness/check-tools.sh puts
+# them side by side for ours and the unmodified kernel.
+# tools_short=1 (make check) leaves out the slow steps.
+export PATH=/opt/tools/bin:$PATH
+T=/sys/kernel/tracing
+. /harness/ktap.sh
+short=0
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in tools_short=1) short=1 ;; esac
+done
+# stress-ng looks for debugfs in the mount table.
+[ -e /etc/mtab ] || ln -s /proc/mounts /etc/mtab
+
+now() { cut -d' ' -f1 /proc/uptime; }
+# timed NAME CMD...: run CMD, its output in /tmp/out, and print its time.
+timed() {
+	local name=$1 t0 t1 rc
+	shift
+	t0=$(now)
+	"$@" > /tmp/out 2>&1
+	rc=$?
+	t1=$(now)
+	echo "TOOLS| $name $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")"
+	return $rc
+}
+# count NAME: the value of bpftrace's map entry NAME ("@n: 3",
+# "@[vfs_read]: 3") in /tmp/out, 0 if absent.
+count() {
+	awk -v k="$1:" '$1 == k { v = $2 } END { print v + 0 }' /tmp/out
+}
+# left_over WHAT: a failure if tracing is left enabled anywhere.
+left_over() {
+	local n
+	n=$(wc -l < $T/enabled_functions)
+	[ "$n" = 0 ] || { ktap_diag "after $1: $n functions still enabled"; head -n 5 $T/enabled_functions | ktap_diag "$(cat)"; return 1; }
+	[ -z "$(cat $T/kprobe_events)" ] || { ktap_diag "after $1: kprobe_events: $(cat $T/kprobe_events)"; return 1; }
+	n=$(bpftool prog show 2>/dev/null | grep -c '^[0-9]*: kprobe')
+	[ "$n" = 0 ] || { ktap_diag "after $1: $n kprobe programs loaded"; return 1; }
+	return 0
+}
+# check NAME COND-RESULT: ok or not ok NAME, with /tmp/out as its log on
+# a failure.
+check() {
+	if [ "$2" = 0 ]; then
+		ktap_ok "$1"
+	else
+		ktap_diag "$(tail -n 30 /tmp/out)"
+		ktap_fail "$1"
+	fi
+}
+# names PATTERN: how many traceable functions a glob matches.
+names() {
+	sed 's/ .*//' $T/available_filter_functions | grep -c "^$(echo "$1" | sed 's/\*/.*/g')\$"
+}
+# A command that reads with read(2) (busybox cat uses sendfile).
+reader='dd if=/proc/version of=/dev/null bs=16'
+
+ktap_start tools
+if ! command -v bpftrace > /dev/null; then
+	ktap_skip bpftrace "no /opt/tools/bin/bpftrace in this initramfs"
+	ktap_end
+	exit 0
+fi
+# What bpftrace finds in the kernel: kprobe_multi (BPF on fprobe), what its
+# wildcards attach with, wherever the kernel has fprobe (not arm64 6.12,
+# stock or ours: its fprobe needs DYNAMIC_FTRACE_WITH_REGS).
+fprobe=no
+grep -q ' register_fprobe$' /proc/kallsyms && fprobe=yes
+bpftrace --info > /tmp/out 2>&1
+grep -q "kprobe_multi: $fprobe" /tmp/out
+check bpftrace-info-kprobe-multi $?
+
+# One kprobe (kprobes on ftrace): the count of a function the reader calls.
+timed bpftrace-kprobe-one bpftrace -e 'kprobe:vfs_read { @n = count(); }' -c "$reader"
+[ $? = 0 ] && [ "$(count @n)" -ge 2 ] && left_over bpftrace-kprobe-one
+check bpftrace-kprobe-one $?
+
+# Wildcards (one kprobe_multi link each, or one kprobe per function
+# without fprobe): while attached, every function bpftrace lists for the
+# pattern is in enabled_functions (with fprobe); the reader's functions
+# count; afterwards nothing is left.
+multi() {
+	local name=$1 pat=$2 must=$3 want listed en
+	bpftrace -l "kprobe:$pat" | sed 's/^kprobe://' | sort > /tmp/listed
+	listed=$(wc -l < /tmp/listed)
+	ktap_diag "$name: kprobe:$pat: $listed functions listed, $(names "$pat") traceable"
+	if [ "$fprobe" = no ]; then
+		# Over 512 kprobes bpftrace wants the user to ask for them.
+		BPFTRACE_MAX_PROBES=$((listed + 1)) timed "$name" bpftrace -e "kprobe:$pat { @[func] = count(); }" -c "$reader" || return 1
+		grep -q "^Attaching $listed probes" /tmp/out ||
+			{ ktap_diag "$name: not one kprobe per function"; return 1; }
+		[ -z "$must" ] || [ "$(count "@[$must]")" -ge 2 ] ||
+			{ ktap_diag "$name: $must not counted"; return 1; }
+		left_over "$name"
+		return
+	fi
+	bpftrace -e "kprobe:$pat { @[func] = count(); }" -c 'sleep 1' > /tmp/bg 2>&1 &
+	# Attached once its BEGIN-less run prints the count line, so wait for
+	# enabled_functions to fill.
+	want=0
+	for _ in $(seq 1 600); do
+		en=$(wc -l < $T/enabled_functions)
+		[ "$en" -ge "$listed" ] && { want=1; break; }
+		grep -q '^ERROR' /tmp/bg && break
+		sleep 0.1
+	done
+	sed 's/ .*//' $T/enabled_functions | sort > /tmp/enabled
+	wait
+	if [ "$want" != 1 ] || ! cmp -s /tmp/listed /tmp/enabled; then
+		ktap_diag "$name: enabled_functions while attached differs from bpftrace -l:"
+		ktap_diag "$(diff /tmp/listed /tmp/enabled | head -n 10)"
+		ktap_diag "$(cat /tmp/bg)"
+		return 1
+	fi
+	timed "$name" bpftrace -e "kprobe:$pat { @[func] = count(); }" -c "$reader" || return 1
+	grep -q '^Attaching 1 probe' /tmp/out || { ktap_diag "$name: not one kprobe_multi link"; return 1; }
+	if [ -n "$must" ]; then
+		[ "$(count "@[$must]")" -ge 2 ] || { ktap_diag "$name: $must not counted"; return 1; }
+	else
+		grep -q '^@\[.*\]: [1-9]' /tmp/out || { ktap_diag "$name: no function counted"; return 1; }
+	fi
+	left_over "$name"
+}
+multi bpftrace-kprobe-multi-vfs 'vfs_*' vfs_read
+check bpftrace-kprobe-multi-vfs $?
+if [ "$short" = 0 ]; then
+	multi bpftrace-kprobe-multi-1000 '*_get_*' ''
+	check bpftrace-kprobe-multi-1000 $?
+fi
+
+# Listing what can be probed: every kprobe bpftrace lists is a traceable
+# function, and it lists most of them (it leaves out the kprobe blacklist).
+timed bpftrace-list bpftrace -l 'kprobe:*'
+sed 's/^kprobe://' /tmp/out | sort -u > /tmp/listed
+sed 's/ .*//' $T/available_filter_functions | sort -u > /tmp/aff
+extra=$(grep -cvxFf /tmp/aff /tmp/listed)
+listed=$(wc -l < /tmp/listed) aff=$(wc -l < /tmp/aff)
+ktap_diag "bpftrace -l: $listed kprobes, $aff traceable names, $extra listed but not traceable"
+[ "$extra" = 0 ] && [ $((listed * 10)) -ge $((aff * 9)) ]
+check bpftrace-list $?
+
+# bpftool sees what bpftrace attached: the kprobe in its perf list, the
+# program among the loaded ones.
+bpftrace -e 'kprobe:vfs_read { @n = count(); }' -c 'sleep 3' > /tmp/bg 2>&1 &
+for _ in $(seq 1 300); do
+	bpftool perf > /tmp/out 2>&1
+	grep -q 'func vfs_read' /tmp/out && break
+	sleep 0.1
+done
+bpftool prog show >> /tmp/out 2>&1
+wait
+grep -q 'kprobe  func vfs_read' /tmp/out && grep -q '^[0-9]*: kprobe  name vfs_read' /tmp/out &&
+	left_over bpftool
+check bpftool-perf-prog $?
+
+# cyclictest's latency on both CPUs while the function tracer goes on and
+# off on every function and the filter changes under it.
+loops=2000
+[ "$short" = 1 ] && loops=500
+cyclictest -t2 -a -p 80 -i 1000 -l $loops -q -m > /tmp/out 2>&1 &
+cpid=$!
+while kill -0 $cpid 2> /dev/null; do
+	echo function > $T/current_tracer
+	echo 'vfs_*' > $T/set_ftrace_filter
+	echo '*lock*' >> $T/set_ftrace_filter
+	echo > $T/set_ftrace_filter
+	echo nop > $T/current_tracer
+done
+wait $cpid
+rc=$?
+max=$(awk '/^T:/ { for (i = 1; i < NF; i++) if ($i == "Max:") m = $(i + 1) > m ? $(i + 1) : m } END { print m + 0 }' /tmp/out)
+echo "TOOLS| cyclictest-max-us $max"
+[ $rc = 0 ] && [ "$(grep -c '^T:.*Max:' /tmp/out)" = 2 ] && left_over cyclictest
+check cyclictest-function-toggles $?
+
+# stress-ng's own use of ftrace: it counts the kernel functions its
+# stressors called through the function profiler.
+if [ "$short" = 0 ]; then
+	timed stress-ng-ftrace stress-ng --ftrace --cpu 1 -t 3
+	rc=$?
+	ktap_diag "$(grep -i ftrace /tmp/out | head -n 5)"
+	[ $rc = 0 ] && ! grep -q 'cannot' /tmp/out && left_over stress-ng
+	check stress-ng-ftrace $?
+fi
+ktap_end

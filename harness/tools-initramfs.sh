@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# tools-initramfs.sh ARCH FLAVOR: the guest's initramfs with the tools people
+# trace with (bpftrace, bpftool, cyclictest, stress-ng: clients-root.sh's
+# set "tools") and their guest script (harness/guest/tools.sh), for
+# harness=tools boots (qemu.sh with TOOLS=1).  It is the kernel's own
+# initramfs (initramfs.sh) with a second cpio archive after it, which the
+# kernel unpacks over the first: about 200 MiB, most of it LLVM for
+# bpftrace, so only tools boots carry it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+arch=${1:?ARCH}; flavor=${2:?FLAVOR}
+check_arch "$arch"; check_flavor "$flavor"
+name=$(kname "$arch" "$flavor")
+base_cpio="$build/initramfs/$name.cpio"
+[ -f "$base_cpio" ] || die "no initramfs at $base_cpio (harness/initramfs.sh)"
+root=$(mktemp -d "$build/initramfs/$name-tools.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/harness"
+install -m 755 "$top/harness/guest/tools.sh" "$root/harness/tools.sh"
+"$top/harness/clients-root.sh" "$arch" "$root" tools
+out="$build/initramfs/$name-tools.cpio"
+{
+	cat "$base_cpio"
+	(cd "$root" && find . -print0 | LC_ALL=C sort -z | cpio --quiet -o -0 -H newc -R 0:0)
+} > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "tools-initramfs: $out ($(du -m "$out" | cut -f1) MiB)"
