@@ -21,7 +21,14 @@ done
 # stress-ng looks for debugfs in the mount table.
 [ -e /etc/mtab ] || ln -s /proc/mounts /etc/mtab
 
-now() { cut -d' ' -f1 /proc/uptime; }
+# now: seconds of the guest's monotonic clock to the microsecond, from
+# /proc/timer_list (busybox's date has no %N), else /proc/uptime's
+# hundredths.
+if grep -qm1 '^now at [0-9]* nsecs' /proc/timer_list 2> /dev/null; then
+	now() { awk '/^now at/ { printf "%.6f\n", $3 / 1e9; exit }' /proc/timer_list; }
+else
+	now() { cut -d' ' -f1 /proc/uptime; }
+fi
 # timed NAME CMD...: run CMD, its output in /tmp/out, and print its time.
 timed() {
 	local name=$1 t0 t1 rc
@@ -30,8 +37,34 @@ timed() {
 	"$@" > /tmp/out 2>&1
 	rc=$?
 	t1=$(now)
-	echo "TOOLS| $name $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")"
+	echo "TOOLS| $name $(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }")"
 	return $rc
+}
+# traced NAME PROBE: bpftrace counts the functions of PROBE while the
+# reader runs, its output in /tmp/out, each line stamped with the time it
+# came.  bpftrace prints "Attaching N probes..." once its program is
+# built, starts the reader once the probes are attached, and after the
+# reader and END detaches them, prints its maps and exits; so the stamps
+# split its run into NAME-start (LLVM, the program: to "Attaching"),
+# NAME-attach (to the reader's first line) and NAME-detach (from END to
+# its exit); NAME is the whole run.
+traced() {
+	local name=$1 probe=$2 t0 rc
+	t0=$(now)
+	{ bpftrace -e "BEGIN { printf(\"=begin\n\"); } $probe { @[func] = count(); }
+		END { printf(\"=end\n\"); }" -c "$reader"; echo "=rc $?"; } 2>&1 |
+		while IFS= read -r l; do echo "$(now) $l"; done > /tmp/stamped
+	sed 's/^[^ ]* //' /tmp/stamped > /tmp/out
+	rc=$(sed -n 's/^=rc //p' /tmp/out)
+	awk -v n="$name" -v t0="$t0" '
+		$2 == "Attaching" { a = $1 } $2 == "=end" { e = $1 } $2 == "=rc" { x = $1 }
+		/records in$/ && r == "" { r = $1 }
+		END {
+			if (a == "" || e == "" || r == "") exit 1
+			printf "TOOLS| %s-start %.3f\nTOOLS| %s-attach %.3f\nTOOLS| %s-detach %.3f\nTOOLS| %s %.3f\n",
+				n, a - t0, n, r - a, n, x - e, n, x - t0
+		}' /tmp/stamped || { ktap_diag "$name: no Attaching, END or reader in bpftrace's output"; return 1; }
+	return "$rc"
 }
 # count NAME: the value of bpftrace's map entry NAME ("@n: 3",
 # "@[vfs_read]: 3") in /tmp/out, 0 if absent.
@@ -81,8 +114,8 @@ grep -q "kprobe_multi: $fprobe" /tmp/out
 check bpftrace-info-kprobe-multi $?
 
 # One kprobe (kprobes on ftrace): the count of a function the reader calls.
-timed bpftrace-kprobe-one bpftrace -e 'kprobe:vfs_read { @n = count(); }' -c "$reader"
-[ $? = 0 ] && [ "$(count @n)" -ge 2 ] && left_over bpftrace-kprobe-one
+traced bpftrace-kprobe-one kprobe:vfs_read
+[ $? = 0 ] && [ "$(count '@[vfs_read]')" -ge 2 ] && left_over bpftrace-kprobe-one
 check bpftrace-kprobe-one $?
 
 # Wildcards (one kprobe_multi link each, or one kprobe per function
@@ -96,8 +129,8 @@ multi() {
 	ktap_diag "$name: kprobe:$pat: $listed functions listed, $(names "$pat") traceable"
 	if [ "$fprobe" = no ]; then
 		# Over 512 kprobes bpftrace wants the user to ask for them.
-		BPFTRACE_MAX_PROBES=$((listed + 1)) timed "$name" bpftrace -e "kprobe:$pat { @[func] = count(); }" -c "$reader" || return 1
-		grep -q "^Attaching $listed probes" /tmp/out ||
+		BPFTRACE_MAX_PROBES=$((listed + 2)) traced "$name" "kprobe:$pat" || return 1
+		grep -q "^Attaching $((listed + 2)) probes" /tmp/out ||
 			{ ktap_diag "$name: not one kprobe per function"; return 1; }
 		[ -z "$must" ] || [ "$(count "@[$must]")" -ge 2 ] ||
 			{ ktap_diag "$name: $must not counted"; return 1; }
@@ -122,8 +155,8 @@ multi() {
 		ktap_diag "$(cat /tmp/bg)"
 		return 1
 	fi
-	timed "$name" bpftrace -e "kprobe:$pat { @[func] = count(); }" -c "$reader" || return 1
-	grep -q '^Attaching 1 probe' /tmp/out || { ktap_diag "$name: not one kprobe_multi link"; return 1; }
+	traced "$name" "kprobe:$pat" || return 1
+	grep -q '^Attaching 3 probes' /tmp/out || { ktap_diag "$name: not one kprobe_multi link"; return 1; }
 	if [ -n "$must" ]; then
 		[ "$(count "@[$must]")" -ge 2 ] || { ktap_diag "$name: $must not counted"; return 1; }
 	else
