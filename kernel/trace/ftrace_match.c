@@ -18,9 +18,11 @@
  *               (ftrace_word_address()), else the Nth record in
  *               available_filter_functions order.
  */
+#include <linux/bsearch.h>
 #include <linux/ctype.h>
 #include <linux/glob.h>
 #include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 
 #include "ftrace_core.h"
@@ -576,7 +578,9 @@ bool ftrace_module_known(const char *name)
 
 /* ftrace_lookup_symbols(): names to traceable function addresses. */
 struct sym_lookup {
+	const char **syms;
 	unsigned long *addrs;
+	size_t cnt;
 	size_t found;
 	size_t idx;
 };
@@ -593,6 +597,51 @@ static int lookup_vmlinux_cb(void *data, unsigned long addr)
 	return 1;
 }
 
+#ifdef FTRACE_KBASE_612
+static int cmp_sym_name(const void *a, const void *b)
+{
+	return strcmp(*(const char * const *)a, *(const char * const *)b);
+}
+
+/*
+ * A module's symbol fills the first slot of its name, if vmlinux and the
+ * modules before left it empty; a name given twice keeps its second slot
+ * empty, so the lookup fails as in the vmlinux pass.  Stops once all are
+ * found.
+ */
+static int lookup_module_cb(void *data, const char *name, unsigned long addr)
+{
+	struct sym_lookup *l = data;
+	const char **hit;
+	size_t i;
+
+	hit = bsearch(&name, l->syms, l->cnt, sizeof(*l->syms), cmp_sym_name);
+	if (!hit)
+		return 0;
+	for (i = hit - l->syms; i && !strcmp(l->syms[i - 1], name); i--)
+		;
+	if (l->addrs[i] || !ftrace_location(addr))
+		return 0;
+	l->addrs[i] = addr;
+	return ++l->found == l->cnt;
+}
+
+/* 6.12 looks in every module for the names vmlinux does not have. */
+static void lookup_modules(struct sym_lookup *l)
+{
+	if (l->found < l->cnt)
+		module_kallsyms_on_each_symbol(NULL, lookup_module_cb, l);
+}
+#else
+/*
+ * 6.1 looks in vmlinux only: its callers (fprobe, BPF's kprobe_multi
+ * links) hold no reference on a module, so a link to one would outlive it.
+ */
+static void lookup_modules(struct sym_lookup *l)
+{
+}
+#endif
+
 /**
  * ftrace_lookup_symbols - the addresses of traceable functions, by name
  * @sorted_syms: function names, sorted with strcmp()
@@ -600,9 +649,10 @@ static int lookup_vmlinux_cb(void *data, unsigned long addr)
  * @addrs: receives each function's address (0 where none was found)
  *
  * Each name is one binary search in kallsyms' sorted names of vmlinux.
- * Module functions are not looked up, as in 6.1: its callers (fprobe,
- * BPF's kprobe_multi links) hold no reference on a module, so a link to
- * one would outlive it and trace nothing after a reload.
+ * On 6.12, names vmlinux lacks are then looked for in the modules'
+ * symbols, as stock 6.12 does (its BPF kprobe_multi links take a
+ * reference on each module they name); 6.1 looks in vmlinux only.  Must
+ * be called without module_mutex held (6.12 takes it).
  *
  * Return: 0 if every name was found, -ESRCH otherwise (also when a name
  * is given twice).
@@ -610,7 +660,7 @@ static int lookup_vmlinux_cb(void *data, unsigned long addr)
 int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 			  unsigned long *addrs)
 {
-	struct sym_lookup l = { .addrs = addrs };
+	struct sym_lookup l = { .syms = sorted_syms, .addrs = addrs, .cnt = cnt };
 
 	memset(addrs, 0, sizeof(*addrs) * cnt);
 	for (l.idx = 0; l.idx < cnt; l.idx++) {
@@ -620,5 +670,6 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 		kallsyms_on_each_match_symbol(lookup_vmlinux_cb,
 					      sorted_syms[l.idx], &l);
 	}
+	lookup_modules(&l);
 	return l.found == cnt ? 0 : -ESRCH;
 }
