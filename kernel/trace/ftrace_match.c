@@ -604,10 +604,9 @@ static int cmp_sym_name(const void *a, const void *b)
 }
 
 /*
- * A module's symbol fills the first slot of its name, if vmlinux and the
- * modules before left it empty; a name given twice keeps its second slot
- * empty, so the lookup fails as in the vmlinux pass.  Stops once all are
- * found.
+ * A module's symbol fills the slot of its name, if vmlinux and the modules
+ * before left it empty (names are unique here: see below).  Stops once
+ * all are found.
  */
 static int lookup_module_cb(void *data, const char *name, unsigned long addr)
 {
@@ -618,8 +617,7 @@ static int lookup_module_cb(void *data, const char *name, unsigned long addr)
 	hit = bsearch(&name, l->syms, l->cnt, sizeof(*l->syms), cmp_sym_name);
 	if (!hit)
 		return 0;
-	for (i = hit - l->syms; i && !strcmp(l->syms[i - 1], name); i--)
-		;
+	i = hit - l->syms;
 	if (l->addrs[i] || !ftrace_location(addr))
 		return 0;
 	l->addrs[i] = addr;
@@ -661,15 +659,23 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 			  unsigned long *addrs)
 {
 	struct sym_lookup l = { .syms = sorted_syms, .addrs = addrs, .cnt = cnt };
+	bool twice = false;
 
 	memset(addrs, 0, sizeof(*addrs) * cnt);
 	for (l.idx = 0; l.idx < cnt; l.idx++) {
-		/* A name given twice is found once: -ESRCH, as in 6.1. */
-		if (l.idx && !strcmp(sorted_syms[l.idx], sorted_syms[l.idx - 1]))
+		/*
+		 * A name given twice is found once, so the lookup fails, as
+		 * stock's does; the modules are then not searched.
+		 */
+		if (l.idx && !strcmp(sorted_syms[l.idx], sorted_syms[l.idx - 1])) {
+			twice = true;
 			continue;
+		}
 		kallsyms_on_each_match_symbol(lookup_vmlinux_cb,
 					      sorted_syms[l.idx], &l);
 	}
+	if (twice)
+		return -ESRCH;
 	lookup_modules(&l);
 	return l.found == cnt ? 0 : -ESRCH;
 }
