@@ -4,8 +4,10 @@
 # one of BASE, both arches (make check-tools).
 #
 # Each kernel is built (kernel.sh), gets the initramfs with the tools
-# (tools-initramfs.sh) and boots under -icount shift=0,sleep=off, as make
-# bench does, so that the guest's clock counts instructions.  Every result
+# (tools-initramfs.sh) and boots under -icount shift=0,sleep=off with one
+# vCPU, as make bench does (two take turns in an order that varies), so
+# that the guest's clock counts instructions; make check's short run has
+# two vCPUs.  Every result
 # of the guest's KTAP document "tools" must pass on every kernel; the
 # timed steps ("TOOLS| NAME SECONDS") go side by side in a table, ours
 # against the unmodified kernel (build/tools-times/table.txt).
@@ -34,7 +36,7 @@ for spec in ${KERNELS:-x86_64:ours x86_64:upstream arm64:ours arm64:upstream}; d
 	fi
 	echo "== $name: tools (under icount)"
 	console="$build/logs/$name-tools.log"
-	ICOUNT=1 TOOLS=1 TIMEOUT=1800 "$top/harness/qemu.sh" "$arch" "$flavor" tools > /dev/null 2>&1
+	SMP=${SMP:-1} ICOUNT=1 TOOLS=1 TIMEOUT=1800 "$top/harness/qemu.sh" "$arch" "$flavor" tools > /dev/null 2>&1
 	grep -a '^qemu: ran' "$console" | sed 's/^/   | /'
 	sed -n 's/^TOOLS| //p' "$console" > "$times/$name"
 	python3 "$top/harness/check.py" guest --name "$name-tools" --log "$console" \
