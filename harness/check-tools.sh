@@ -7,9 +7,10 @@
 # (tools-initramfs.sh) and boots under -icount shift=0,sleep=off with one
 # vCPU, as make bench does (two take turns in an order that varies), so
 # that the guest's clock counts instructions; make check's short run has
-# two vCPUs.  Every result
-# of the guest's KTAP document "tools" must pass on every kernel; the
-# timed steps ("TOOLS| NAME SECONDS") go side by side in a table, ours
+# two vCPUs.  Every result of the guest's KTAP document "tools" must pass
+# on ours; the unmodified kernel's are shown as a reference, not counted
+# (stock 6.1 x86_64 leaves 3 of 867 functions of a kprobe_multi wildcard
+# unattached; docs/testing.md).  The timed steps ("TOOLS| NAME SECONDS") go side by side in a table, ours
 # against the unmodified kernel (build/tools-times/table.txt).
 # KERNELS="x86_64:ours ..." picks the kernels (default: ours and upstream on
 # x86_64 and arm64).  make check runs the short form on ours alone
@@ -39,21 +40,29 @@ for spec in ${KERNELS:-x86_64:ours x86_64:upstream arm64:ours arm64:upstream}; d
 	SMP=${SMP:-1} ICOUNT=1 TOOLS=1 TIMEOUT=1800 "$top/harness/qemu.sh" "$arch" "$flavor" tools > /dev/null 2>&1
 	grep -a '^qemu: ran' "$console" | sed 's/^/   | /'
 	sed -n 's/^TOOLS| //p' "$console" > "$times/$name"
+	# The unmodified kernel's results are a reference, not counted: ours
+	# must pass every check, stock is shown against it.
+	dir=$results
+	[ "$flavor" = upstream ] && dir=$times/reference
+	mkdir -p "$dir"
 	python3 "$top/harness/check.py" guest --name "$name-tools" --log "$console" \
-		--doc tools --what tools --results "$results" | sed 's/^/   /'
+		--doc tools --what tools --results "$dir" | sed 's/^/   /'
 done
 
 # Ours against the unmodified kernel, per arch: each timed step's seconds
 # of guest time (instructions under icount) and their ratio.
 {
-	echo "step                          arch      ours  unmodified   ratio"
+	echo "step                                   arch       ours  unmodified   ratio"
 	for arch in x86_64 arm64; do
 		o="$times/$(kname "$arch" ours)" u="$times/$(kname "$arch" upstream)"
-		[ -f "$o" ] && [ -f "$u" ] || continue
+		if [ ! -f "$o" ] || [ ! -f "$u" ]; then continue; fi
 		awk -v arch="$arch" 'NR == FNR { u[$1] = $2; next }
-			($1 in u) { printf "%-29s %-7s %7s %11s %7s\n", $1, arch, $2, u[$1],
-				u[$1] > 0 ? sprintf("%.2fx", $2 / u[$1]) : "-" }' "$u" "$o"
+			($1 in u) { printf "%-38s %-7s %7s %11s %7s\n", $1, arch, $2, u[$1],
+				(u[$1] > 0 ? sprintf("%.2fx", $2 / u[$1]) : "-") }' "$u" "$o"
 	done
 } > "$times/table.txt"
 cat "$times/table.txt"
+if [ -d "$times/reference" ]; then
+	echo "the unmodified kernels (a reference, not counted): $(python3 "$top/harness/check.py" total "$times/reference" | tail -n 1)"
+fi
 python3 "$top/harness/check.py" total "$results"

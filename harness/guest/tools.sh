@@ -125,7 +125,7 @@ check bpftrace-kprobe-one $?
 # count; afterwards nothing is left.
 busy_module=
 multi() {
-	local name=$1 pat=$2 must=$3 want listed en
+	local name=$1 pat=$2 must=$3 listed
 	bpftrace -l "kprobe:$pat" | sed 's/^kprobe://' | sort > /tmp/listed
 	listed=$(wc -l < /tmp/listed)
 	ktap_diag "$name: kprobe:$pat: $listed functions listed, $(names "$pat") traceable"
@@ -139,29 +139,25 @@ multi() {
 		left_over "$name"
 		return
 	fi
-	bpftrace -e "kprobe:$pat { @[func] = count(); }" -c 'sleep 1' > /tmp/bg 2>&1 &
-	# Attached once its BEGIN-less run prints the count line, so wait for
-	# enabled_functions to fill.
-	want=0
-	for _ in $(seq 1 600); do
-		en=$(wc -l < $T/enabled_functions)
-		[ "$en" -ge "$listed" ] && { want=1; break; }
-		grep -q '^ERROR' /tmp/bg && break
-		sleep 0.1
-	done
-	sed 's/ .*//' $T/enabled_functions | sort > /tmp/enabled
-	# A kprobe_multi link holds the modules it names (6.12).
-	if [ -n "$busy_module" ] && [ "$want" = 1 ] && rmmod "$busy_module" 2> /dev/null; then
-		ktap_diag "$name: rmmod $busy_module while attached succeeded"
-		insmod "/harness/$busy_module.ko"
-		wait
-		return 1
-	fi
-	wait
-	if [ "$want" != 1 ] || ! cmp -s /tmp/listed /tmp/enabled; then
+	# bpftrace starts its command once every probe is attached: the
+	# command takes the snapshot (and tries to unload the module).
+	cat > /tmp/attached.sh <<-EOF
+		sed 's/ .*//' $T/enabled_functions | sort > /tmp/enabled
+		rm -f /tmp/unloaded
+		[ -z "$busy_module" ] || ! rmmod "$busy_module" 2> /dev/null || : > /tmp/unloaded
+	EOF
+	rm -f /tmp/enabled
+	bpftrace -e "kprobe:$pat { @[func] = count(); }" -c '/bin/sh /tmp/attached.sh' > /tmp/bg 2>&1
+	if ! cmp -s /tmp/listed /tmp/enabled; then
 		ktap_diag "$name: enabled_functions while attached differs from bpftrace -l:"
 		ktap_diag "$(diff /tmp/listed /tmp/enabled | head -n 10)"
-		ktap_diag "$(cat /tmp/bg)"
+		ktap_diag "$(head -n 20 /tmp/bg)"
+		return 1
+	fi
+	# A kprobe_multi link holds the modules it names (6.12).
+	if [ -e /tmp/unloaded ]; then
+		ktap_diag "$name: rmmod $busy_module while attached succeeded"
+		insmod "/harness/$busy_module.ko"
 		return 1
 	fi
 	traced "$name" "kprobe:$pat" || return 1
