@@ -139,6 +139,16 @@ multi() {
 		left_over "$name"
 		return
 	fi
+	# Timed first, so that a kernel failing a check below is timed too.
+	traced "$name" "kprobe:$pat" || return 1
+	grep -q '^Attaching 3 probes' /tmp/out || { ktap_diag "$name: not one kprobe_multi link"; return 1; }
+	if [ "$must" = - ]; then
+		:
+	elif [ -n "$must" ]; then
+		[ "$(count "@[$must]")" -ge 2 ] || { ktap_diag "$name: $must not counted"; return 1; }
+	else
+		grep -q '^@\[.*\]: [1-9]' /tmp/out || { ktap_diag "$name: no function counted"; return 1; }
+	fi
 	# bpftrace starts its command once every probe is attached: the
 	# command takes the snapshot (and tries to unload the module).
 	cat > /tmp/attached.sh <<-EOF
@@ -159,15 +169,6 @@ multi() {
 		ktap_diag "$name: rmmod $busy_module while attached succeeded"
 		insmod "/harness/$busy_module.ko"
 		return 1
-	fi
-	traced "$name" "kprobe:$pat" || return 1
-	grep -q '^Attaching 3 probes' /tmp/out || { ktap_diag "$name: not one kprobe_multi link"; return 1; }
-	if [ "$must" = - ]; then
-		:
-	elif [ -n "$must" ]; then
-		[ "$(count "@[$must]")" -ge 2 ] || { ktap_diag "$name: $must not counted"; return 1; }
-	else
-		grep -q '^@\[.*\]: [1-9]' /tmp/out || { ktap_diag "$name: no function counted"; return 1; }
 	fi
 	left_over "$name"
 }
