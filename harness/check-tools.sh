@@ -10,8 +10,9 @@
 # two vCPUs.  Every result of the guest's KTAP document "tools" must pass
 # on ours; the unmodified kernel's are shown as a reference, not counted
 # (stock 6.1 x86_64 leaves 3 of 867 functions of a kprobe_multi wildcard
-# unattached; docs/testing.md).  The timed steps ("TOOLS| NAME SECONDS") go side by side in a table, ours
-# against the unmodified kernel (build/tools-times/table.txt).
+# unattached; docs/testing.md).  The timed steps ("TOOLS| NAME SECONDS")
+# go side by side in a table, ours against the unmodified kernel
+# (build/tools-times/table.txt).
 # KERNELS="x86_64:ours ..." picks the kernels (default: ours and upstream on
 # x86_64 and arm64).  make check runs the short form on ours alone
 # (harness/check.sh).  The last line is "N passed, N failed, N skipped".

@@ -4,7 +4,7 @@
 # set "tools") and their guest script (harness/guest/tools.sh), for
 # harness=tools boots (qemu.sh with TOOLS=1).  It is the kernel's own
 # initramfs (initramfs.sh) with a second cpio archive after it, which the
-# kernel unpacks over the first: about 200 MiB, most of it LLVM for
+# kernel unpacks over the first: about 230 MiB, most of it LLVM for
 # bpftrace, so only tools boots carry it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

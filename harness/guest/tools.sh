@@ -47,7 +47,8 @@ timed() {
 # reader and END detaches them, prints its maps and exits; so the stamps
 # split its run into NAME-start (LLVM, the program: to "Attaching"),
 # NAME-attach (to the reader's first line) and NAME-detach (from END to
-# its exit); NAME is the whole run.
+# its exit); NAME is the whole run.  Its BEGIN and END probes make a
+# kprobe_multi run attach 3 probes (multi() relies on the count).
 traced() {
 	local name=$1 probe=$2 t0 rc
 	t0=$(now)
