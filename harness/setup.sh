@@ -89,6 +89,13 @@ for arch in "${bb_arches[@]}"; do
 	rm -rf "$tmp"
 done
 
+# owner PATH: the package that holds PATH.  dpkg -S also prints a
+# diversion's lines ("diversion by linux-perf from: /usr/bin/perf", as
+# linux-perf diverts its own /usr/bin/perf to perf.wrapper): not names.
+owner() {
+	dpkg -S "$1" 2>/dev/null | grep -v '^diversion by ' | cut -d: -f1 | sort -u
+}
+
 # arm64_set NAME BIN...: for the arm64 guest (harness/clients-root.sh), the
 # arm64 builds of the packages that hold the build machine's BINs and of
 # every library those load, unpacked (not installed) into
@@ -100,10 +107,11 @@ arm64_set() {
 	dir="$stamp_dir/$set-arm64"
 	[ -f "$dir/.done" ] && return
 	[ "$(dpkg --print-architecture)" = amd64 ] || return 0
-	for b in "$@"; do pkgs+=("$(dpkg -S "$(readlink -f "$b")" | cut -d: -f1):arm64"); done
+	for b in "$@"; do pkgs+=("$(owner "$(readlink -f "$b")"):arm64"); done
 	libs=$(ldd "$@" | grep -o '/[^ ]*\.so[^ ]*' | sort -u)
-	debs=$(for l in $libs; do dpkg -S "$(readlink -f "$l")" 2>/dev/null || dpkg -S "$l"; done |
-		cut -d: -f1 | sort -u)
+	debs=$(for l in $libs; do
+			d=$(owner "$(readlink -f "$l")"); echo "${d:-$(owner "$l")}"
+		done | sort -u)
 	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
 	echo "setup: downloading $set for arm64 (${pkgs[*]%:arm64})"
 	# An amd64 library with no arm64 build (stress-ng's libipsec-mb1) is
