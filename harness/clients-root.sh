@@ -3,8 +3,9 @@
 # guest root ROOT, with every shared library they load.  The sets:
 #   clients  trace-cmd and perf, the real clients of the tracefs files, for
 #            harness/ftt/client-*.tc (initramfs.sh);
-#   tools    bpftrace, bpftool, cyclictest and stress-ng, the tools people
-#            trace with, for harness/guest/tools.sh (tools-initramfs.sh).
+#   tools    bpftrace, bpftool, cyclictest, stress-ng and bcc (three of
+#            its tools, Python and its library), the tools people trace
+#            with, for harness/guest/tools.sh (tools-initramfs.sh).
 #
 # The binaries are Debian 12's own:
 #   - x86_64 guests get the build machine's, when it is amd64 (make setup
@@ -65,6 +66,37 @@ for b in $bins; do
 	install -m 755 "$(readlink -f "$b")" "$root/opt/$set/bin/$(basename "$b")"
 	queue+=("$b")
 done
+# bcc's tools are Python scripts over libbcc, which ctypes loads by name.  Python goes to /usr (its own prefix), the
+# build machine's pure-Python library (the same version on both arches)
+# without what no tool here imports, and of its compiled modules those
+# that need no more than these libraries (not ssl, curses, sqlite...).
+if [ "$set" = tools ]; then
+	py=$sysroot/usr/bin/python3.11 lib=/usr/lib/python3.11
+	[ -x "$py" ] && [ -d /usr/lib/python3/dist-packages/bcc ] ||
+		die "clients-root: no Python or bcc (make setup)"
+	mkdir -p "$root/usr/bin" "$root$lib/lib-dynload" "$root/usr/lib/python3/dist-packages"
+	install -m 755 "$py" "$root/usr/bin/python3.11"
+	ln -sf python3.11 "$root/usr/bin/python3"
+	queue+=("$py")
+	rsync -a --exclude=test --exclude=idlelib --exclude=tkinter --exclude=turtledemo \
+		--exclude=ensurepip --exclude=lib2to3 --exclude='config-3.11*' --exclude=venv \
+		--exclude=site-packages --exclude=dist-packages --exclude=pydoc_data \
+		--exclude=lib-dynload "$lib/" "$root$lib/"
+	for m in "$sysroot$lib"/lib-dynload/*.so; do
+		needed "$m" |
+			grep -qvxE 'lib(c\.so\.6|m\.so\.6|z\.so\.1|ffi\.so\.8|bz2\.so\.1\.0|lzma\.so\.5)|ld-linux-.*' &&
+			continue
+		cp "$m" "$root$lib/lib-dynload/"
+		queue+=("$m")
+	done
+	cp -r /usr/lib/python3/dist-packages/bcc "$root/usr/lib/python3/dist-packages/"
+	m=$(find_lib libbcc.so.0)
+	cp -L "$m" "$root/lib/$triplet/libbcc.so.0"
+	queue+=("$m")
+	for t in funccount trace funclatency; do
+		install -m 755 "/usr/sbin/$t-bpfcc" "$root/opt/$set/bin/$t-bpfcc"
+	done
+fi
 # Every library the binaries load, and what those load in turn.
 while [ ${#queue[@]} -gt 0 ]; do
 	f=${queue[0]}

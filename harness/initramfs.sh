@@ -58,6 +58,8 @@ if [ -n "$cc" ]; then
 	guest_prog ftbench "$g/ftbench.c"
 	# bpfkmulti attaches a BPF kprobe_multi program (harness/ftt/bpf-kprobe-multi.tc).
 	guest_prog bpfkmulti "$g/bpfkmulti.c" "$g/bpfraw.h"
+	# kmultitime times a kprobe_multi link's attach and detach (tools.sh).
+	guest_prog kmultitime "$g/kmultitime.c" "$g/bpfraw.h"
 	# textpoke prints perf's text_poke records (harness/ftt/text-poke-records.tc).
 	guest_prog textpoke "$g/textpoke.c"
 	# bpftramp attaches BPF fentry/fexit programs (harness/ftt-btf).

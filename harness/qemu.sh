@@ -9,7 +9,8 @@
 # guest time an instruction count (-icount shift=0,sleep=off) for benchmarks;
 # APPEND adds kernel parameters; SMP sets the number of vCPUs (default 2);
 # TOOLS=1 boots the initramfs with the tools (harness/tools-initramfs.sh)
-# and MEM sets the guest's memory (default 1G).
+# and MEM sets the guest's memory (default 1G; 2G with the tools, whose
+# root file system, kernel headers unpacked, outgrows half of 1G).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:?ARCH}; flavor=${2:?FLAVOR}; mode=${3:?MODE}; ftt=${4:-}
@@ -17,6 +18,8 @@ check_arch "$arch"; check_flavor "$flavor"
 
 out=$(kdir "$arch" "$flavor")
 initrd="$build/initramfs/$(kname "$arch" "$flavor")${TOOLS:+-tools}.cpio"
+mem=${MEM:-1G}
+[ -n "${TOOLS:-}" ] && mem=${MEM:-2G}
 [ -f "$out/$image" ] || die "no kernel at $out/$image"
 [ -f "$initrd" ] || die "no initramfs at $initrd"
 
@@ -33,14 +36,14 @@ append="harness=$mode panic=-1 log_buf_len=4M kunit.enable=${KUNIT:-0}"
 case "$arch" in x86_64|arm64) TCG_OPTS=${TCG_OPTS-,thread=single} ;; esac
 case "$arch" in
 x86_64)
-	qemu=(qemu-system-x86_64 -M pc -cpu "${X86_CPU:-qemu64}" -smp "${SMP:-2}" -m "${MEM:-1G}")
+	qemu=(qemu-system-x86_64 -M pc -cpu "${X86_CPU:-qemu64}" -smp "${SMP:-2}" -m "$mem")
 	append="console=ttyS0 $append" ;;
 arm64)
 	# -cpu max has pointer authentication, which the distro fragment's
 	# kernels use (configs/distro-arm64.config); QEMU's own cheap algorithm
 	# (pauth-impdef) in place of the architected QARMA5, whose emulation
 	# costs far more in every signed call and return.
-	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp "${SMP:-2}" -m "${MEM:-1G}")
+	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp "${SMP:-2}" -m "$mem")
 	append="console=ttyAMA0 $append" ;;
 arm)
 	qemu=(qemu-system-arm -M virt -cpu cortex-a15 -smp "${SMP:-2}" -m 512M)

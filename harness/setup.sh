@@ -24,7 +24,7 @@ pkgs=(linux-source-6.1 linux-source-6.12 gcc-aarch64-linux-gnu libc6-dev-arm64-c
       spin	# harness/model.sh
       clang-16 lld-16 llvm-16	# VARIANT=clang kernels (harness/lib.sh: toolchain)
       trace-cmd linux-perf	# the clients in the guests (harness/clients-root.sh)
-      bpftrace bpftool rt-tests stress-ng	# the tools in the guests (harness/tools.sh)
+      bpftrace bpftool rt-tests stress-ng bpfcc-tools	# the tools in the guests (harness/tools.sh)
       linux-config-6.1 linux-config-6.12)	# Debian's own configs (VARIANT=debian*: harness/lib.sh)
 
 missing=()
@@ -99,15 +99,16 @@ owner() {
 # arm64_set NAME BIN...: for the arm64 guest (harness/clients-root.sh), the
 # arm64 builds of the packages that hold the build machine's BINs and of
 # every library those load, unpacked (not installed) into
-# build/setup/NAME-arm64.  Without them the set's cases are unsupported on
-# arm64.
+# build/setup/NAME-arm64 (done again when the BINs change).  Without them
+# the set's cases are unsupported on arm64.
 arm64_set() {
 	local set=$1 dir libs debs found tmp b d pkgs=()
 	shift
 	dir="$stamp_dir/$set-arm64"
-	[ -f "$dir/.done" ] && return
+	[ "$(cat "$dir/.done" 2>/dev/null)" = "$*" ] && return
 	[ "$(dpkg --print-architecture)" = amd64 ] || return 0
 	for b in "$@"; do pkgs+=("$(owner "$(readlink -f "$b")"):arm64"); done
+	mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sort -u)
 	libs=$(ldd "$@" | grep -o '/[^ ]*\.so[^ ]*' | sort -u)
 	debs=$(for l in $libs; do
 			d=$(owner "$(readlink -f "$l")"); echo "${d:-$(owner "$l")}"
@@ -126,14 +127,16 @@ arm64_set() {
 	if (cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 "${pkgs[@]}" $debs >/dev/null); then
 		rm -rf "$dir"
 		for d in "$tmp"/*.deb; do dpkg -x "$d" "$dir"; done
-		touch "$dir/.done"
+		echo "$*" > "$dir/.done"
 	else
 		echo "setup: no arm64 $set: their cases will be unsupported on arm64" >&2
 	fi
 	rm -rf "$tmp"
 }
 arm64_set clients /usr/bin/trace-cmd /usr/bin/perf
-arm64_set tools /usr/bin/bpftrace /usr/sbin/bpftool /usr/bin/cyclictest /usr/bin/stress-ng
+# bcc: its library, Python and Python's compiled modules (clients-root.sh).
+arm64_set tools /usr/bin/bpftrace /usr/sbin/bpftool /usr/bin/cyclictest /usr/bin/stress-ng \
+	/usr/lib/x86_64-linux-gnu/libbcc.so.0 /usr/bin/python3.11 /usr/lib/python3.11/lib-dynload/*.so
 
 ls /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.12.tar.xz >/dev/null
 echo "setup: ok"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools-initramfs.sh ARCH FLAVOR: the guest's initramfs with the tools people
-# trace with (bpftrace, bpftool, cyclictest, stress-ng: clients-root.sh's
-# set "tools") and their guest script (harness/guest/tools.sh), for
+# trace with (bpftrace, bpftool, cyclictest, stress-ng, bcc: clients-root.sh's
+# set "tools"), the kernel's headers for bcc, and their guest script
+# (harness/guest/tools.sh), for
 # harness=tools boots (qemu.sh with TOOLS=1).  It is the kernel's own
 # initramfs (initramfs.sh) with a second cpio archive after it, which the
 # kernel unpacks over the first: about 230 MiB, most of it LLVM for
@@ -18,6 +19,18 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/harness"
 install -m 755 "$top/harness/guest/tools.sh" "$root/harness/tools.sh"
 "$top/harness/clients-root.sh" "$arch" "$root" tools
+# The kernel's headers, which bcc compiles its programs against when a tool
+# starts, as a Debian system has them from linux-headers: the source tree's
+# include/ and arch/ARCH/include with the build's generated headers, one
+# tree, compressed (about 8 MiB); tools.sh unpacks it where bcc looks
+# (/lib/modules/RELEASE/build) before bcc's first run.
+kout=$(kdir "$arch" "$flavor")
+ksrc=$(readlink -f "$kout/source")
+hdir=$karch
+[ "$karch" = x86_64 ] && hdir=x86
+tar -c -C "$ksrc" include "arch/$hdir/include" \
+	-C "$kout" include/generated "arch/$hdir/include/generated" |
+	gzip -6 > "$root/harness/kheaders.tar.gz"
 out="$build/initramfs/$name-tools.cpio"
 {
 	cat "$base_cpio"

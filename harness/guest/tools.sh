@@ -179,6 +179,28 @@ if [ "$short" = 0 ]; then
 	multi bpftrace-kprobe-multi-1000 '*_get_*' ''
 	check bpftrace-kprobe-multi-1000 $?
 fi
+# The kernel's part of that attach and detach, without bpftrace's start,
+# polling and printing: kmultitime (harness/guest/kmultitime.c) times the
+# creation and the close of one kprobe_multi link over the same functions,
+# five times (medians).  While attached, enabled_functions must hold them
+# all; afterwards, nothing.
+kmulti_raw() {
+	local rc=0
+	bpftrace -l 'kprobe:*_get_*' | sed 's/^kprobe://' > /tmp/kmt-names
+	/harness/kmultitime /tmp/kmt-names > /tmp/out 2>&1 || rc=$?
+	[ $rc = 0 ] || { ktap_diag "kmultitime: exit $rc"; return 1; }
+	# "functions N enabled E attach S detach S"
+	set -- $(sed -n 's/^kmultitime: functions //p' /tmp/out)
+	echo "TOOLS| kmulti-raw-1000-attach $5"
+	echo "TOOLS| kmulti-raw-1000-detach $7"
+	ktap_diag "kmultitime: $1 functions, $3 enabled while attached"
+	[ "$3" = "$1" ] || { ktap_diag "kmultitime: $1 functions attached, $3 enabled"; return 1; }
+	left_over kmulti-raw-1000
+}
+if [ "$short" = 0 ] && [ "$fprobe" = yes ] && [ -x /harness/kmultitime ]; then
+	kmulti_raw
+	check kmulti-raw-1000 $?
+fi
 
 # Listing what can be probed: every kprobe bpftrace lists is a traceable
 # function, and it lists most of them (it leaves out the kprobe blacklist).
@@ -241,6 +263,105 @@ wait
 grep -q 'kprobe  func vfs_read' /tmp/out && grep -q '^[0-9]*: kprobe  name vfs_read' /tmp/out &&
 	left_over bpftool
 check bpftool-perf-prog $?
+
+# bcc: a tool compiles its program with libbcc's clang against the
+# kernel's headers when it starts (tools-initramfs.sh brings them), then
+# attaches one kprobe per function (perf's kprobe PMU; kprobes on ftrace)
+# and detaches them one at a time when it exits.
+# bcc_headers: unpack them where bcc looks, in place of the link to the
+# build machine's tree that modules_install left there.
+bcc_headers() {
+	local kh
+	kh=/lib/modules/$(uname -r)/build
+	[ -d "$kh/include" ] && return 0
+	rm -f "$kh"
+	mkdir -p "$kh" && gzip -dc /harness/kheaders.tar.gz | tar -x -C "$kh" ||
+		{ ktap_diag "bcc: the kernel's headers did not unpack"; return 1; }
+}
+# bcc_run NAME READY STOP CMD...: run bcc's CMD and, once a line of its
+# output matches READY (it has attached), the reader twice; then wait for
+# it to exit, or with STOP not empty, for a line matching STOP, and stop
+# it as a user does, with ^C (trace's -M cannot stop it: bcc 0.26's
+# exit() in its Python callback is ignored).  Its output is in /tmp/out;
+# with each line's time in /tmp/stamped.  NAME-start is the time to READY
+# (Python, the compiler, the attaches), NAME-detach from "Detaching..." to
+# its exit, NAME the whole run.
+bcc_run() {
+	local name=$1 ready=$2 stop=$3 t0 pid i rc
+	shift 3
+	t0=$(now)
+	rm -f /tmp/bcc.pid /tmp/stamped
+	{ PYTHONUNBUFFERED=1 "$@" 2>&1 & echo $! > /tmp/bcc.pid; wait $!; echo "=rc $?"; } |
+		while IFS= read -r l; do echo "$(now) $l"; done > /tmp/stamped &
+	pid=$!
+	for i in $(seq 1 1200); do
+		grep -qE "^[^ ]* $ready" /tmp/stamped && break
+		kill -0 $pid 2> /dev/null || break
+		sleep 0.5
+	done
+	$reader; $reader
+	# A tool still running two minutes after its time is stopped (failed).
+	for i in $(seq 1 240); do
+		kill -0 $pid 2> /dev/null || break
+		[ -n "$stop" ] && grep -qE "^[^ ]* $stop" /tmp/stamped && break
+		sleep 0.5
+	done
+	kill -0 $pid 2> /dev/null && kill -INT "$(cat /tmp/bcc.pid)" 2> /dev/null
+	wait $pid
+	sed 's/^[^ ]* //' /tmp/stamped > /tmp/out
+	rc=$(sed -n 's/^=rc //p' /tmp/out)
+	[ -n "$stop" ] && grep -qE "^$stop" /tmp/out && rc=0
+	awk -v n="$name" -v t0="$t0" -v ready="^$ready" '
+		{ l = $0; sub(/^[^ ]* /, "", l) }
+		l ~ ready && a == "" { a = $1 } l == "Detaching..." { d = $1 } $2 == "=rc" { x = $1 }
+		END {
+			if (a != "") printf "TOOLS| %s-start %.3f\n", n, a - t0
+			if (d != "") printf "TOOLS| %s-detach %.3f\n", n, x - d
+			printf "TOOLS| %s %.3f\n", n, x - t0
+		}' /tmp/stamped
+	[ "$rc" = 0 ] || ktap_diag "$name: exit ${rc:-none}: $(grep -v '^ \|^In file\|warning:\|^extern\|^#define\|warnings generated' /tmp/out | tail -n 5)"
+	[ "$rc" = 0 ]
+}
+# funccount over vfs_* (about 70 kprobes) while the reader runs: the count
+# of vfs_read; afterwards nothing is left.
+bcc_funccount() {
+	local n
+	bcc_run bcc-funccount-vfs 'Tracing [0-9]+ functions' '' funccount-bpfcc -d 5 'vfs_*' || return 1
+	n=$(sed -n 's/^Tracing \([0-9]*\) functions.*/\1/p' /tmp/out)
+	ktap_diag "bcc funccount: $n kprobes for vfs_*, $(names 'vfs_*') traceable"
+	[ "${n:-0}" -gt 0 ] || return 1
+	[ "$(awk '$1 == "vfs_read" { print $2 }' /tmp/out)" -ge 2 ] 2> /dev/null ||
+		{ ktap_diag "bcc funccount: vfs_read not counted"; return 1; }
+	left_over bcc-funccount
+}
+# trace: vfs_read's size argument, for the reader's 16-byte reads.
+bcc_trace() {
+	bcc_run bcc-trace 'PID +TID' '[0-9]+ +[0-9]+ +dd +vfs_read +count=16$' \
+		trace-bpfcc 'vfs_read (arg3 == 16) "count=%d", arg3' || return 1
+	left_over bcc-trace
+}
+# funclatency: a histogram of vfs_read's time, in microseconds.
+bcc_funclatency() {
+	bcc_run bcc-funclatency 'Tracing 1 functions' '' funclatency-bpfcc -d 5 vfs_read || return 1
+	grep -q 'usecs *: count' /tmp/out &&
+		awk '/\|/ && $5 ~ /^[1-9]/ { n++ } END { exit !n }' /tmp/out ||
+		{ ktap_diag "bcc funclatency: no histogram"; return 1; }
+	left_over bcc-funclatency
+}
+if [ "$short" = 0 ]; then
+	if ! command -v funccount-bpfcc > /dev/null; then
+		ktap_skip bcc "no bcc in this initramfs"
+	elif ! bcc_headers; then
+		ktap_fail bcc-headers
+	else
+		bcc_funccount
+		check bcc-funccount-vfs $?
+		bcc_trace
+		check bcc-trace $?
+		bcc_funclatency
+		check bcc-funclatency $?
+	fi
+fi
 
 # cyclictest's latency on every CPU while the function tracer goes on and
 # off on every function and the filter changes under it.
