@@ -280,9 +280,11 @@ bcc_headers() {
 }
 # bcc_run NAME READY STOP CMD...: run bcc's CMD and, once a line of its
 # output matches READY (it has attached), the reader twice; then wait for
-# it to exit, or with STOP not empty, for a line matching STOP, and stop
-# it as a user does, with ^C (trace's -M cannot stop it: bcc 0.26's
-# exit() in its Python callback is ignored).  Its output is in /tmp/out;
+# it to exit, or with STOP not empty, for a line matching STOP, and then
+# stop it with SIGTERM (trace's -M cannot: bcc 0.26's exit() in its
+# Python callback is ignored; and ^C cannot reach a program this script
+# starts in the background, which ignores SIGINT); the kernel detaches
+# its probes as their files close.  Its output is in /tmp/out;
 # with each line's time in /tmp/stamped.  NAME-start is the time to READY
 # (Python, the compiler, the attaches), NAME-detach from "Detaching..." to
 # its exit, NAME the whole run.
@@ -300,13 +302,16 @@ bcc_run() {
 		sleep 0.5
 	done
 	$reader; $reader
-	# A tool still running two minutes after its time is stopped (failed).
+	# A tool still running two minutes after its time is stopped (a
+	# failure, unless STOP was seen).
 	for i in $(seq 1 240); do
 		kill -0 $pid 2> /dev/null || break
 		[ -n "$stop" ] && grep -qE "^[^ ]* $stop" /tmp/stamped && break
 		sleep 0.5
 	done
-	kill -0 $pid 2> /dev/null && kill -INT "$(cat /tmp/bcc.pid)" 2> /dev/null
+	kill -0 $pid 2> /dev/null && kill "$(cat /tmp/bcc.pid)" 2> /dev/null
+	for i in $(seq 1 20); do kill -0 $pid 2> /dev/null && sleep 0.5; done
+	kill -0 $pid 2> /dev/null && kill -9 "$(cat /tmp/bcc.pid)" 2> /dev/null
 	wait $pid
 	sed 's/^[^ ]* //' /tmp/stamped > /tmp/out
 	rc=$(sed -n 's/^=rc //p' /tmp/out)
@@ -340,10 +345,10 @@ bcc_trace() {
 		trace-bpfcc 'vfs_read (arg3 == 16) "count=%d", arg3' || return 1
 	left_over bcc-trace
 }
-# funclatency: a histogram of vfs_read's time, in microseconds.
+# funclatency: a histogram of vfs_read's time (in nanoseconds).
 bcc_funclatency() {
 	bcc_run bcc-funclatency 'Tracing 1 functions' '' funclatency-bpfcc -d 5 vfs_read || return 1
-	grep -q 'usecs *: count' /tmp/out &&
+	grep -qE '[nu]secs *: count' /tmp/out &&
 		awk '/\|/ && $5 ~ /^[1-9]/ { n++ } END { exit !n }' /tmp/out ||
 		{ ktap_diag "bcc funclatency: no histogram"; return 1; }
 	left_over bcc-funclatency
