@@ -21,7 +21,7 @@ help:
 	@echo "make check-612                     make check's streams on Linux 6.12 alone, with make stress short"
 	@echo "make ftt ARCH=.. CASES=..          chosen ftracetest cases in one boot (CASES=test.d/ftrace-core/X.tc,...)"
 	@echo "make check-bpf [BASE=6.12]         BPF fentry/fexit, ours and upstream (BTF builds; 6.12: both arches)"
-	@echo "make check-tools [BASE=6.12]       bpftrace, bpftool, cyclictest, stress-ng: ours and upstream under icount"
+	@echo "make check-tools [BASE=6.12]       bpftrace, bcc, bpftool, cyclictest, stress-ng: ours and upstream under icount"
 	@echo "make lint [ARCH=..]                sparse, coccinelle and the layer check on the core's files (make check runs sparse and layers)"
 	@echo "make kunit [ARCH=..]               the core's KUnit suites through tools/testing/kunit/kunit.py"
 	@echo "make stress [ARCH=..] [FLAVOR=..] [SIZE=short|full|debug]  the core under load and bad input"
@@ -102,7 +102,7 @@ model: setup
 check-bpf: setup
 	@$(H)/check-bpf.sh
 
-# The tools people trace with (bpftrace, bpftool, cyclictest, stress-ng),
+# The tools people trace with (bpftrace, bcc, bpftool, cyclictest, stress-ng),
 # ours and upstream of BASE on both arches, timed under icount (KERNELS
 # picks).
 check-tools: setup

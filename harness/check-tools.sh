@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# check-tools.sh: the tools people trace with (bpftrace, bpftool, cyclictest,
-# stress-ng: harness/guest/tools.sh) on our kernel and on the unmodified
+# check-tools.sh: the tools people trace with (bpftrace, bcc, bpftool,
+# cyclictest, stress-ng: harness/guest/tools.sh) on our kernel and on the unmodified
 # one of BASE, both arches (make check-tools).
 #
 # Each kernel is built (kernel.sh), gets the initramfs with the tools

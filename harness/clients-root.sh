@@ -66,14 +66,16 @@ for b in $bins; do
 	install -m 755 "$(readlink -f "$b")" "$root/opt/$set/bin/$(basename "$b")"
 	queue+=("$b")
 done
-# bcc's tools are Python scripts over libbcc, which ctypes loads by name.  Python goes to /usr (its own prefix), the
-# build machine's pure-Python library (the same version on both arches)
-# without what no tool here imports, and of its compiled modules those
-# that need no more than these libraries (not ssl, curses, sqlite...).
-if [ "$set" = tools ]; then
-	py=$sysroot/usr/bin/python3.11 lib=/usr/lib/python3.11
-	[ -x "$py" ] && [ -d /usr/lib/python3/dist-packages/bcc ] ||
-		die "clients-root: no Python or bcc (make setup)"
+# bcc's tools are Python scripts over libbcc, which ctypes loads by name.
+# Python goes to /usr (its own prefix) with the build machine's
+# pure-Python library (for arm64, make setup downloads the interpreter of
+# the same Debian release: 3.11 as here), without what no tool here
+# imports, and of its compiled modules those that need no more than these
+# libraries (not ssl, curses, sqlite...).  Without them, no bcc.
+py=$sysroot/usr/bin/python3.11 lib=/usr/lib/python3.11
+if [ "$set" = tools ] && { [ ! -x "$py" ] || [ ! -d /usr/lib/python3/dist-packages/bcc ]; }; then
+	echo "clients-root: no Python or bcc: no bcc in the $arch guest (make setup)" >&2
+elif [ "$set" = tools ]; then
 	mkdir -p "$root/usr/bin" "$root$lib/lib-dynload" "$root/usr/lib/python3/dist-packages"
 	install -m 755 "$py" "$root/usr/bin/python3.11"
 	ln -sf python3.11 "$root/usr/bin/python3"

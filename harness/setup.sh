@@ -93,7 +93,7 @@ done
 # diversion's lines ("diversion by linux-perf from: /usr/bin/perf", as
 # linux-perf diverts its own /usr/bin/perf to perf.wrapper): not names.
 owner() {
-	dpkg -S "$1" 2>/dev/null | grep -v '^diversion by ' | cut -d: -f1 | sort -u
+	dpkg -S "$1" 2>/dev/null | grep -Ev '^(local )?diversion ' | cut -d: -f1 | sort -u
 }
 
 # arm64_set NAME BIN...: for the arm64 guest (harness/clients-root.sh), the
@@ -107,6 +107,8 @@ arm64_set() {
 	dir="$stamp_dir/$set-arm64"
 	[ "$(cat "$dir/.done" 2>/dev/null)" = "$*" ] && return
 	[ "$(dpkg --print-architecture)" = amd64 ] || return 0
+	# The indexes may be old on a machine set up before: refreshed once.
+	[ -n "${updated:-}" ] || { apt_update; updated=1; }
 	for b in "$@"; do pkgs+=("$(owner "$(readlink -f "$b")"):arm64"); done
 	mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sort -u)
 	libs=$(ldd "$@" | grep -o '/[^ ]*\.so[^ ]*' | sort -u)

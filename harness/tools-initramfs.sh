@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # tools-initramfs.sh ARCH FLAVOR: the guest's initramfs with the tools people
-# trace with (bpftrace, bpftool, cyclictest, stress-ng, bcc: clients-root.sh's
-# set "tools"), the kernel's headers for bcc, and their guest script
-# (harness/guest/tools.sh), for
-# harness=tools boots (qemu.sh with TOOLS=1).  It is the kernel's own
-# initramfs (initramfs.sh) with a second cpio archive after it, which the
-# kernel unpacks over the first: about 230 MiB, most of it LLVM for
-# bpftrace, so only tools boots carry it.
+# trace with (bpftrace, bcc, bpftool, cyclictest, stress-ng: clients-root.sh's
+# set "tools"), the kernel's headers for bcc and their guest script
+# (harness/guest/tools.sh), for harness=tools boots (qemu.sh with TOOLS=1).
+# It is the kernel's own initramfs (initramfs.sh) with a second cpio
+# archive after it, which the kernel unpacks over the first: 330 to 380
+# MiB, most of it LLVM and clang for bpftrace and bcc, so only tools boots
+# carry it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 arch=${1:?ARCH}; flavor=${2:?FLAVOR}
@@ -22,7 +22,7 @@ install -m 755 "$top/harness/guest/tools.sh" "$root/harness/tools.sh"
 # The kernel's headers, which bcc compiles its programs against when a tool
 # starts, as a Debian system has them from linux-headers: the source tree's
 # include/ and arch/ARCH/include with the build's generated headers, one
-# tree, compressed (about 8 MiB); tools.sh unpacks it where bcc looks
+# tree, compressed (about 10 MiB); tools.sh unpacks it where bcc looks
 # (/lib/modules/RELEASE/build) before bcc's first run.
 kout=$(kdir "$arch" "$flavor")
 ksrc=$(readlink -f "$kout/source")

@@ -4,17 +4,21 @@
  * kprobe_multi link (one fprobe) over many functions, without a tool's
  * own start-up, polling or printing around it.
  *
- *   kmultitime [-n ROUNDS] FILE
+ *   kmultitime [-n ROUNDS] [-e ENABLED] FILE
  *
  * FILE names the functions, one a line.  An empty program is loaded once;
  * each round then times BPF_LINK_CREATE over every name (the lookup, the
  * fprobe's registration, one ftrace update) and close() of the link (its
  * release runs before close() returns: unregistration, the waits that
- * follow it, the frees).  In the first round, while attached, the lines
- * of /sys/kernel/tracing/enabled_functions are counted.
+ * follow it, the frees).  While attached, untimed, each round reads
+ * /sys/kernel/tracing/enabled_functions (the first round's copy goes to
+ * ENABLED with -e); after the close it pauses 300 ms, so that each close
+ * finds RCU's threads idle, as one tool's detach does, rather than still
+ * finishing the previous round's grace periods.
  *
  * Output: "kmultitime: round R attach S detach S" a round, then
- * "kmultitime: functions N enabled E attach S detach S", the medians, in
+ * "kmultitime: functions N enabled E attach S detach S", E the lines of
+ * enabled_functions while attached (first round) and the medians, in
  * seconds of CLOCK_MONOTONIC (instructions, under QEMU's icount).
  * Exit status: 0 done; 2 when loading or attaching failed; 3 when the
  * kernel has no kprobe_multi (EOPNOTSUPP).
@@ -53,17 +57,24 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static long count_lines(const char *path)
+/* The lines of enabled_functions, copied to @copy unless it is NULL. */
+static long read_enabled(const char *copy)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen("/sys/kernel/tracing/enabled_functions", "r");
+	FILE *out = copy ? fopen(copy, "w") : NULL;
 	long n = 0;
 	int c;
 
-	if (!f)
+	if (!f || (copy && !out))
 		return -1;
-	while ((c = getc(f)) != EOF)
+	while ((c = getc(f)) != EOF) {
 		n += c == '\n';
+		if (out)
+			putc(c, out);
+	}
 	fclose(f);
+	if (out && fclose(out))
+		return -1;
 	return n;
 }
 
@@ -87,19 +98,26 @@ static int load_prog(void)
 int main(int argc, char **argv)
 {
 	double att[MAX_ROUNDS], det[MAX_ROUNDS], t0, t1, t2;
-	int rounds = 5, cnt = 0, cap = 1024, prog, link, r;
+	int rounds = 5, cnt = 0, cap = 1024, prog, link, r, err;
+	const char *copy = NULL;
 	char line[512], **syms;
-	long enabled = -1;
+	long enabled = -1, n;
 	union bpf_attr a;
 	FILE *f;
 
-	if (argc == 4 && !strcmp(argv[1], "-n")) {
-		rounds = atoi(argv[2]);
+	while (argc > 3 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-n"))
+			rounds = atoi(argv[2]);
+		else if (!strcmp(argv[1], "-e"))
+			copy = argv[2];
+		else
+			break;
 		argv += 2;
 		argc -= 2;
 	}
 	if (argc != 2 || rounds < 1 || rounds > MAX_ROUNDS) {
-		fprintf(stderr, "usage: kmultitime [-n ROUNDS (1-%d)] FILE\n", MAX_ROUNDS);
+		fprintf(stderr, "usage: kmultitime [-n ROUNDS (1-%d)] [-e ENABLED] FILE\n",
+			MAX_ROUNDS);
 		return 2;
 	}
 	f = fopen(argv[1], "r");
@@ -133,8 +151,9 @@ int main(int argc, char **argv)
 	}
 	prog = load_prog();
 	if (prog < 0) {
-		fprintf(stderr, "kmultitime: loading the program: %s\n", strerror(errno));
-		return errno == EOPNOTSUPP ? 3 : 2;
+		err = errno;
+		fprintf(stderr, "kmultitime: loading the program: %s\n", strerror(err));
+		return err == EOPNOTSUPP ? 3 : 2;
 	}
 	for (r = 0; r < rounds; r++) {
 		memset(&a, 0, sizeof(a));
@@ -146,16 +165,19 @@ int main(int argc, char **argv)
 		link = sys_bpf(BPF_LINK_CREATE, &a);
 		t1 = now();
 		if (link < 0) {
+			err = errno;
 			fprintf(stderr, "kmultitime: attaching %d functions: %s\n",
-				cnt, strerror(errno));
-			return errno == EOPNOTSUPP ? 3 : 2;
+				cnt, strerror(err));
+			return err == EOPNOTSUPP ? 3 : 2;
 		}
+		n = read_enabled(r ? NULL : copy);
 		if (!r)
-			enabled = count_lines("/sys/kernel/tracing/enabled_functions");
+			enabled = n;
 		t2 = now();
 		close(link);
 		det[r] = now() - t2;
 		att[r] = t1 - t0;
+		usleep(300000);
 		printf("kmultitime: round %d attach %.6f detach %.6f\n", r, att[r], det[r]);
 	}
 	printf("kmultitime: functions %d enabled %ld attach %.6f detach %.6f\n",
