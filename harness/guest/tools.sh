@@ -40,6 +40,10 @@ timed() {
 	echo "TOOLS| $name $(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }")"
 	return $rc
 }
+# stamp: each line of the input with the guest's time before it.
+stamp() {
+	while IFS= read -r l; do echo "$(now) $l"; done
+}
 # traced NAME PROBE: bpftrace counts the functions of PROBE while the
 # reader runs, its output in /tmp/out, each line stamped with the time it
 # came.  bpftrace prints "Attaching N probes..." once its program is
@@ -54,7 +58,7 @@ traced() {
 	t0=$(now)
 	{ bpftrace -e "BEGIN { printf(\"=begin\n\"); } $probe { @[func] = count(); }
 		END { printf(\"=end\n\"); }" -c "$reader"; echo "=rc $?"; } 2>&1 |
-		while IFS= read -r l; do echo "$(now) $l"; done > /tmp/stamped
+		stamp > /tmp/stamped
 	sed 's/^[^ ]* //' /tmp/stamped > /tmp/out
 	rc=$(sed -n 's/^=rc //p' /tmp/out)
 	awk -v n="$name" -v t0="$t0" '
@@ -297,7 +301,7 @@ bcc_run() {
 	t0=$(now)
 	rm -f /tmp/bcc.pid /tmp/stamped
 	{ PYTHONUNBUFFERED=1 "$@" 2>&1 & echo $! > /tmp/bcc.pid; wait $!; echo "=rc $?"; } |
-		while IFS= read -r l; do echo "$(now) $l"; done > /tmp/stamped &
+		stamp > /tmp/stamped &
 	pid=$!
 	for i in $(seq 1 360); do
 		grep -qE "^[^ ]* $ready" /tmp/stamped 2> /dev/null && break
