@@ -237,15 +237,26 @@ ftrace_func_t ftrace_wanted_func(void);
 int ftrace_run_update(int command);
 /* ftrace_register.c */
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
-/* An unregistration in two halves, the waits between them unlocked. */
+/*
+ * An unregistration in two halves, the waits between them unlocked: of
+ * one ops (ftrace_unregister_begin() and _end(), which take ftrace_lock)
+ * or of several (ftrace_leave_begin(), _wait() and _end(), for callers
+ * that hold ftrace_lock around the halves and drop it for the wait).
+ * ->ops may point at ->one: the struct stays in place until the end.
+ */
 struct ftrace_leaving {
-	struct ftrace_ops *ops;
-	bool unlinked;	/* ftrace_unregister_begin() took it off the list */
+	struct ftrace_ops **ops;	/* reordered: the unlinked ones first */
+	struct ftrace_ops *one;		/* ->ops of ftrace_unregister_begin() */
+	unsigned int unlinked;	/* how many the first half took off the list */
 	bool tasks;	/* the wait includes one for preempted tasks */
 };
 
 int ftrace_unregister_begin(struct ftrace_leaving *l, struct ftrace_ops *ops);
 void ftrace_unregister_end(struct ftrace_leaving *l);
+int ftrace_leave_begin(struct ftrace_leaving *l, struct ftrace_ops **ops,
+		       unsigned int n);
+void ftrace_leave_wait(struct ftrace_leaving *l);
+void ftrace_leave_end(struct ftrace_leaving *l);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
 /*
  * The core's side of a trampoline's life (ftrace_tramp.c; without dynamic

@@ -1911,6 +1911,157 @@ free:
 	ftrace_free_filter(b);
 }
 
+static struct ftrace_probe_ops held_probe = {
+	.func = probe_nop,
+	.free = probe_count_free,
+};
+
+struct probe_removal_work {
+	struct trace_array *tr;
+	char glob[16];
+	struct completion done;
+	int ret;
+};
+
+static int probe_removal_thread(void *data)
+{
+	struct probe_removal_work *r = data;
+
+	r->ret = unregister_ftrace_function_probe_func(r->glob, r->tr,
+						       &held_probe);
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * Removing functions from a probe waits for the tasks that may be in its
+ * callbacks before their data goes, and holds no lock of the core while
+ * it waits: with that wait held back by a preempted task, another ops
+ * registers, and the data of the removed function is still there.  With
+ * @shrink, sync_filesystem stays probed (the probe's filter shrinks);
+ * otherwise ksys_sync is the probe's last function (its ops leaves).
+ */
+static void probe_removal_waits(struct kunit *test, bool shrink)
+{
+	unsigned long ip_a = ftrace_location((unsigned long)ksys_sync);
+	unsigned long ip_b = ftrace_location((unsigned long)vfs_read);
+	unsigned long ip_c = ftrace_location((unsigned long)sync_filesystem);
+	char glob_a[] = "ksys_sync", glob_c[] = "sync_filesystem";
+	struct probe_removal_work r = { };
+	struct tasks_holder h = { };
+	unsigned long limit;
+	struct task_struct *t;
+	struct ftrace_ops *b;
+	bool held, moved;
+	int ret = -EBUSY;
+
+	if (!ip_a || !ip_b || !ip_c)
+		kunit_skip(test, "ksys_sync, vfs_read or sync_filesystem is not traceable");
+	/* A spinning task is preempted, not switched away of its own accord. */
+	if (!preempt_model_preemptible() || num_online_cpus() < 2)
+		kunit_skip(test, "no full preemption, or one CPU");
+	if (site_target_now(ip_a))
+		kunit_skip(test, "ksys_sync is traced already");
+	r.tr = kunit_kzalloc(test, sizeof(*r.tr), GFP_KERNEL);
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.tr);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	INIT_LIST_HEAD(&r.tr->func_probes);
+	b->func = kunit_nop_call;
+	strscpy(r.glob, "ksys_sync", sizeof(r.glob));
+	probe_frees = 0;
+	probe_frees_all = 0;
+	KUNIT_ASSERT_EQ(test, register_ftrace_function_probe(glob_a, r.tr, &held_probe,
+							     NULL), 1);
+	if (shrink && register_ftrace_function_probe(glob_c, r.tr, &held_probe,
+						     NULL) != 1) {
+		KUNIT_FAIL(test, "sync_filesystem not probed");
+		goto out;
+	}
+	if (!site_target_now(ip_a)) {
+		KUNIT_FAIL(test, "ksys_sync does not call the probe");
+		goto out;
+	}
+	if (ftrace_set_filter_ip(b, ip_b, 0, 0)) {
+		KUNIT_FAIL(test, "no filter for the other ops");
+		goto out;
+	}
+	init_completion(&h.running);
+	init_completion(&h.done);
+	init_completion(&r.done);
+	/* Long enough for a slow guest; the holder is stopped at once. */
+	h.until = jiffies + 60 * HZ;
+	t = kthread_run(hold_tasks_thread, &h, "ftrace-kunit-hold");
+	if (IS_ERR(t)) {
+		KUNIT_FAIL(test, "no holding thread: %ld", PTR_ERR(t));
+		goto out;
+	}
+	wait_for_completion(&h.running);
+	t = kthread_run(probe_removal_thread, &r, "ftrace-kunit-probe");
+	if (IS_ERR(t)) {
+		WRITE_ONCE(h.stop, true);
+		wait_for_completion(&h.done);
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
+		goto out;
+	}
+	/* Until ksys_sync stops calling the probe: the wait comes after. */
+	limit = jiffies + 10 * HZ;
+	while (site_target_now(ip_a) && time_before(jiffies, limit))
+		usleep_range(1000, 2000);
+	moved = !site_target_now(ip_a);
+	if (moved) {
+		ret = register_ftrace_function(b);
+		held = !completion_done(&h.done);
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		KUNIT_EXPECT_TRUE_MSG(test, held,
+				      "a registration waited for a probe removal's wait");
+		/* The probe's ops is dynamic: its removal waits for the holder. */
+		if (held)
+			KUNIT_EXPECT_FALSE_MSG(test, completion_done(&r.done),
+					       "the removal ended while a task held its wait back");
+		if (!completion_done(&r.done))
+			KUNIT_EXPECT_EQ_MSG(test, probe_frees, 0,
+					    "data freed before the wait ended");
+	}
+	WRITE_ONCE(h.stop, true);
+	wait_for_completion(&h.done);
+	wait_for_completion(&r.done);
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, unregister_ftrace_function(b), 0);
+	if (!moved) {
+		unregister_ftrace_function_probe_func(NULL, r.tr, &held_probe);
+		ftrace_free_filter(b);
+		kunit_skip(test, "the removal did not update the code within 10 s");
+	}
+	KUNIT_EXPECT_EQ(test, r.ret, 0);
+	KUNIT_EXPECT_EQ(test, probe_frees, 1);
+	if (shrink) {
+		/* sync_filesystem is still probed, then goes with the probe. */
+		KUNIT_EXPECT_EQ(test, probe_frees_all, 0);
+		KUNIT_EXPECT_NE(test, site_target_now(ip_c), 0UL);
+		KUNIT_EXPECT_EQ(test, unregister_ftrace_function_probe_func(glob_c, r.tr,
+									    &held_probe), 0);
+	}
+	/* The probe went with its last function. */
+	KUNIT_EXPECT_EQ(test, probe_frees_all, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&r.tr->func_probes));
+	ftrace_free_filter(b);
+	return;
+out:
+	unregister_ftrace_function_probe_func(NULL, r.tr, &held_probe);
+	ftrace_free_filter(b);
+}
+
+static void probe_leaves_without_lock(struct kunit *test)
+{
+	probe_removal_waits(test, false);
+}
+
+static void probe_shrinks_without_lock(struct kunit *test)
+{
+	probe_removal_waits(test, true);
+}
+
 /* How many times @ops is on ftrace_tramp_list. */
 static unsigned int tramp_listed(struct ftrace_ops *ops)
 {
@@ -2259,6 +2410,8 @@ static struct kunit_case arch_cases[] = {
 
 static struct kunit_case probe_cases[] = {
 	KUNIT_CASE(probe_init_failure_undone),
+	KUNIT_CASE(probe_leaves_without_lock),
+	KUNIT_CASE(probe_shrinks_without_lock),
 	{}
 };
 

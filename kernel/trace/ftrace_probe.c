@@ -10,6 +10,13 @@
  * A probe is one ftrace_ops per (trace array, probe_ops) pair whose filter
  * hash holds the probed functions; it is registered while that hash is not
  * empty (an empty filter would mean "every function").
+ *
+ * Probes change under probe_lock, then ftrace_lock.  Removing functions
+ * from a probe waits for the CPUs and tasks that may still be in its
+ * callbacks before their data is freed; of the core's locks it holds
+ * probe_lock only meanwhile, so that a task held up in traced code delays
+ * other probe changes (and the callers' own locks: event_mutex for the
+ * event commands), not every registration of the core.
  */
 #include <linux/kallsyms.h>
 #include <linux/seq_file.h>
@@ -20,6 +27,14 @@
 static LIST_HEAD(ftrace_commands);
 /* Keeps a command registered while it runs; taken before ftrace_lock. */
 static DEFINE_MUTEX(command_lock);
+/*
+ * Serialises the probe API (taken after command_lock, before ftrace_lock).
+ * Probes are created, freed and listed with both held, so either keeps a
+ * probe in existence.  Their functions change with both held too, except
+ * when text goes away: ftrace_probes_drop_range() makes them orphans under
+ * ftrace_lock alone, but never creates or frees a probe.
+ */
+static DEFINE_MUTEX(probe_lock);
 
 /* The command whose name is the @len bytes at @name. */
 static struct ftrace_func_command *command_named(const char *name, size_t len)
@@ -296,6 +311,7 @@ int register_ftrace_function_probe(char *glob, struct trace_array *tr,
 
 	if (WARN_ON(!tr) || !glob)
 		return -EINVAL;
+	guard(mutex)(&probe_lock);
 	/* The hashes are freed after ftrace_lock is dropped. */
 	scoped_guard(mutex, &ftrace_lock) {
 		ret = -ENODEV;
@@ -354,19 +370,24 @@ static int probe_shrink(struct probe_set *p, struct ftrace_hash *left)
 	return ret;
 }
 
+/* Empty the live set of @p, which no CPU can be running any more. */
+static void probe_clear_live(struct probe_set *p)
+{
+	struct ftrace_hash *old = probe_hash(p);
+
+	RCU_INIT_POINTER(p->ops.func_hash->filter_hash, &ftrace_empty_hash);
+	ftrace_hash_free(old);
+}
+
 /* Unregister @p and empty its live set; its callbacks no longer run. */
 static int probe_stop(struct probe_set *p)
 {
-	struct ftrace_hash *old;
-
 	if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
 		ftrace_shutdown(&p->ops, 0);
 	/* Even when ftrace is dead the ops has left the list (quiesced). */
 	if (WARN_ON_ONCE(p->ops.flags & FTRACE_OPS_FL_ENABLED))
 		return -EBUSY;
-	old = probe_hash(p);
-	RCU_INIT_POINTER(p->ops.func_hash->filter_hash, &ftrace_empty_hash);
-	ftrace_hash_free(old);
+	probe_clear_live(p);
 	return 0;
 }
 
@@ -409,37 +430,97 @@ static int probe_take_matching(struct ftrace_hash *from,
 	return 0;
 }
 
+/* What a removal waits for between its halves. */
+enum probe_wait {
+	PROBE_NO_WAIT,		/* nothing live left the probe */
+	PROBE_SHRUNK,		/* some live functions left, others stay */
+	PROBE_LEAVING,		/* every live function left: the ops too */
+};
+
 /*
- * Take the functions @g selects out of @p, under ftrace_lock.  @left is a
- * copy of @p's live set and @gone an empty hash, both the caller's.
+ * One removal: @left starts as a copy of @p's live set and @gone empty,
+ * both the caller's; between the halves, @gone holds the live functions
+ * that left, whose data is freed once nothing can be running them.
  */
-static int probe_remove(struct probe_set *p, const struct ftrace_glob *g,
-			struct ftrace_hash *left, struct ftrace_hash *gone)
+struct probe_removal {
+	struct probe_set *p;
+	struct ftrace_hash *left;
+	struct ftrace_hash *gone;
+	struct ftrace_leaving leaving;
+	enum probe_wait wait;
+};
+
+/*
+ * The first half, under ftrace_lock: take the functions @g selects out of
+ * the probe and update the code.  Orphans are not called: they go at once.
+ */
+static int probe_remove_begin(struct probe_removal *r,
+			      const struct ftrace_glob *g)
 {
+	struct probe_set *p = r->p;
 	unsigned int orphans;
 	int ret;
 
-	/* Orphans are not called: they can go at once. */
-	ret = probe_take_matching(p->orphans, g, gone);
+	ret = probe_take_matching(p->orphans, g, r->gone);
 	if (ret)
 		return ret;
-	orphans = gone->count;
-	probe_free_each(p, gone);
-	ftrace_hash_clear(gone);
-	ret = probe_take_matching(left, g, gone);
+	orphans = r->gone->count;
+	probe_free_each(p, r->gone);
+	ftrace_hash_clear(r->gone);
+	ret = probe_take_matching(r->left, g, r->gone);
 	if (ret)
 		return ret;
-	if (!gone->count)
-		ret = orphans ? 0 : -EINVAL;
-	else if (left->count)
-		ret = probe_shrink(p, left);
-	else
-		ret = probe_stop(p);
-	if (!ret)
-		probe_free_each(p, gone);
+	if (!r->gone->count)
+		return orphans ? 0 : -EINVAL;
+	if (r->left->count) {
+		ret = ftrace_ops_set_hash(&p->ops, false, r->left);
+		if (!ret)
+			r->wait = PROBE_SHRUNK;
+		return ret;
+	}
+	/* Not registered (no reader): nothing to wait for. */
+	if (!(p->ops.flags & FTRACE_OPS_FL_ENABLED)) {
+		probe_clear_live(p);
+		probe_free_each(p, r->gone);
+		return 0;
+	}
+	/*
+	 * The ops leaves the list even if the update fails (as
+	 * probe_stop()); its live set is emptied once it is quiet.  Until
+	 * then it is REMOVING, and ftrace_probes_drop_range() leaves it be;
+	 * set_ftrace_filter still lists those functions.
+	 */
+	r->wait = PROBE_LEAVING;
+	r->leaving.one = &p->ops;
+	ftrace_leave_begin(&r->leaving, &r->leaving.one, 1);
+	return 0;
+}
+
+/* Between the halves, without ftrace_lock. */
+static void probe_remove_wait(struct probe_removal *r)
+{
+	if (r->wait == PROBE_SHRUNK)
+		ftrace_ops_quiesce(&r->p->ops);
+	else if (r->wait == PROBE_LEAVING)
+		ftrace_leave_wait(&r->leaving);
+}
+
+/* The second half, under ftrace_lock: free what left, and maybe the probe. */
+static void probe_remove_end(struct probe_removal *r)
+{
+	struct probe_set *p = r->p;
+
+	if (r->wait == PROBE_LEAVING) {
+		ftrace_leave_end(&r->leaving);
+		/* Never empty (make "all") the filter of a registered ops. */
+		if (WARN_ON_ONCE(p->ops.flags & FTRACE_OPS_FL_ENABLED))
+			return;
+		probe_clear_live(p);
+	}
+	if (r->wait != PROBE_NO_WAIT)
+		probe_free_each(p, r->gone);
 	if (!probe_used(p))
 		probe_release(p);
-	return ret;
 }
 
 /**
@@ -448,8 +529,12 @@ static int probe_remove(struct probe_set *p, const struct ftrace_glob *g,
  * @tr: the trace array
  * @probe_ops: the probe's callbacks
  *
- * The functions leave the probe's hash first; their data is freed only
- * once no CPU can still be running the probe for them.
+ * The functions stop being probed first (the probe's filter shrinks, or
+ * its ops leaves when none is left); their data is freed only once no CPU
+ * can still be running the probe for them.
+ *
+ * Context: may sleep for grace periods, holding probe_lock but not
+ * ftrace_lock, which the caller must not hold.
  *
  * Return: 0; -ENODEV if @tr has no probe with @probe_ops; -EINVAL if
  * none of its functions matches @glob, or @glob starts with '!' (what
@@ -460,28 +545,30 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 					  struct ftrace_probe_ops *probe_ops)
 {
 	struct ftrace_glob g = { .type = MATCH_MIDDLE_ONLY, .search = "" };
-	struct ftrace_hash *left = NULL, *gone = NULL;
-	struct probe_set *p;
-	int ret = -ENODEV;
+	struct probe_removal r = { .wait = PROBE_NO_WAIT };
 	bool neg = false;
+	int ret;
 
 	if (glob && *glob && strcmp(glob, "*"))
 		ftrace_glob_parse(glob, strlen(glob), &g, &neg);
 	/* A probe is removed by its functions; there is no "all but". */
 	if (neg)
 		return -EINVAL;
-	/* The hashes are freed after ftrace_lock is dropped. */
+	guard(mutex)(&probe_lock);
 	scoped_guard(mutex, &ftrace_lock) {
-		p = probe_find(tr, probe_ops, false);
-		if (p) {
-			left = ftrace_hash_copy(probe_hash(p));
-			gone = ftrace_hash_copy(NULL);
-			ret = left && gone ? probe_remove(p, &g, left, gone) :
-					     -ENOMEM;
-		}
+		r.p = probe_find(tr, probe_ops, false);
+		if (!r.p)
+			return -ENODEV;
+		r.left = ftrace_hash_copy(probe_hash(r.p));
+		r.gone = ftrace_hash_copy(NULL);
+		ret = r.left && r.gone ? probe_remove_begin(&r, &g) : -ENOMEM;
 	}
-	ftrace_hash_free(left);
-	ftrace_hash_free(gone);
+	probe_remove_wait(&r);
+	scoped_guard(mutex, &ftrace_lock)
+		probe_remove_end(&r);
+	/* The hashes are freed after ftrace_lock is dropped. */
+	ftrace_hash_free(r.left);
+	ftrace_hash_free(r.gone);
 	return ret;
 }
 
@@ -489,25 +576,39 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
  * clear_ftrace_function_probes - remove every probe of a trace array
  * @tr: the trace array (being deleted)
  *
- * All probes go with one code update and one grace period.
+ * All probes go with one code update and one wait, made without
+ * ftrace_lock.
  */
 void clear_ftrace_function_probes(struct trace_array *tr)
 {
+	struct ftrace_leaving l = { };
+	struct ftrace_ops **ops = NULL;
 	struct probe_set *p, *n;
-	struct ftrace_ops **ops;
 	unsigned int nr = 0;
 
-	guard(mutex)(&ftrace_lock);
-	list_for_each_entry(p, &tr->func_probes, node)
-		nr++;
-	ops = nr ? kcalloc(nr, sizeof(*ops), GFP_KERNEL) : NULL;
-	if (ops) {
-		nr = 0;
+	/*
+	 * The trace array has left ftrace_trace_arrays and nothing else
+	 * holds it: its list cannot change.  Without probes, no need to
+	 * queue behind another array's removal.
+	 */
+	if (list_empty(&tr->func_probes))
+		return;
+	guard(mutex)(&probe_lock);
+	scoped_guard(mutex, &ftrace_lock) {
 		list_for_each_entry(p, &tr->func_probes, node)
-			ops[nr++] = &p->ops;
-		ftrace_shutdown_batch(ops, nr, 0);
-		kfree(ops);
+			nr++;
+		ops = nr ? kcalloc(nr, sizeof(*ops), GFP_KERNEL) : NULL;
+		if (ops) {
+			nr = 0;
+			list_for_each_entry(p, &tr->func_probes, node)
+				ops[nr++] = &p->ops;
+			ftrace_leave_begin(&l, ops, nr);
+		}
 	}
+	ftrace_leave_wait(&l);
+	guard(mutex)(&ftrace_lock);
+	ftrace_leave_end(&l);
+	kfree(ops);
 	list_for_each_entry_safe(p, n, &tr->func_probes, node) {
 		/* Without memory for the batch, one at a time. */
 		if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
@@ -592,6 +693,13 @@ void ftrace_probes_drop_range(unsigned long start, unsigned long end)
 
 	lockdep_assert_held(&ftrace_lock);
 	list_for_each_entry(tr, &ftrace_trace_arrays, list)
-		list_for_each_entry_safe(p, n, &tr->func_probes, node)
+		list_for_each_entry_safe(p, n, &tr->func_probes, node) {
+			/*
+			 * All its live functions are leaving, and their data
+			 * goes once the wait is over (probe_remove_end()).
+			 */
+			if (p->ops.flags & FTRACE_OPS_FL_REMOVING)
+				continue;
 			probe_orphan_range(p, start, end);
+		}
 }

@@ -281,9 +281,10 @@ static void shutdown_end(struct ftrace_ops **ops, unsigned int n)
  * @command: extra FTRACE_* commands for the update
  *
  * Called with ftrace_lock held, which it keeps throughout, waits
- * included (ftrace_unregister_begin() and ftrace_unregister_end() wait
- * without it).  The code is updated once and the grace periods are
- * waited for once, however many ops go.  When it returns, no ops of @ops
+ * included (between ftrace_leave_begin() and ftrace_leave_end(), and
+ * between ftrace_unregister_begin() and _end(), the waits run without
+ * it).  The code is updated once and the grace periods are waited for
+ * once, however many ops go.  When it returns, no ops of @ops
  * is called any more (but see unregister_ftrace_function() for a static
  * ops with a trampoline).  Even when ftrace is dead (and the code cannot
  * be updated) the ops leave the list.
@@ -306,6 +307,58 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 }
 
 /**
+ * ftrace_leave_begin - the first half of unregistering several ops
+ * @l: receives what ftrace_leave_wait() and ftrace_leave_end() need
+ * @ops: the ops; those not registered are skipped (the array is reordered
+ *       and must live until ftrace_leave_end())
+ * @n: how many
+ *
+ * Called with ftrace_lock held: unlinks the ops, parks their trampolines
+ * and updates the code once.  The caller then drops ftrace_lock, calls
+ * ftrace_leave_wait(), takes ftrace_lock again and calls
+ * ftrace_leave_end().  Meanwhile the unlinked ops are neither registered
+ * nor free to register again (-EBUSY), and other ops come and go.
+ *
+ * Return: 0, -EBUSY if one of them was not registered, or the update's
+ * error (the ops have left the list all the same).
+ */
+int ftrace_leave_begin(struct ftrace_leaving *l, struct ftrace_ops **ops,
+		       unsigned int n)
+{
+	lockdep_assert_held(&ftrace_lock);
+	l->ops = ops;
+	return shutdown_begin(ops, n, 0, &l->unlinked, &l->tasks);
+}
+
+/**
+ * ftrace_leave_wait - wait until no task can be in the ops that left
+ * @l: what ftrace_leave_begin() filled in
+ *
+ * Called without ftrace_lock: a task that stays preempted holds up this
+ * unregistration, not every other registration.
+ */
+void ftrace_leave_wait(struct ftrace_leaving *l)
+{
+	lockdep_assert_not_held(&ftrace_lock);
+	if (l->unlinked)
+		ops_quiesce(l->tasks);
+}
+
+/**
+ * ftrace_leave_end - the second half of unregistering several ops
+ * @l: what ftrace_leave_begin() filled in, after ftrace_leave_wait()
+ *
+ * Called with ftrace_lock held.  The ops that left give up their
+ * trampolines, and are free to register again or to be freed.
+ */
+void ftrace_leave_end(struct ftrace_leaving *l)
+{
+	lockdep_assert_held(&ftrace_lock);
+	if (l->unlinked)
+		shutdown_end(l->ops, l->unlinked);
+}
+
+/**
  * ftrace_unregister_begin - unlink an ops and update the code, without waiting
  * @l: receives what ftrace_unregister_end() needs
  * @ops: a registered ops
@@ -321,14 +374,9 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
  */
 int ftrace_unregister_begin(struct ftrace_leaving *l, struct ftrace_ops *ops)
 {
-	unsigned int nr;
-	int ret;
-
-	l->ops = ops;
+	l->one = ops;
 	guard(mutex)(&ftrace_lock);
-	ret = shutdown_begin(&l->ops, 1, 0, &nr, &l->tasks);
-	l->unlinked = nr;
-	return ret;
+	return ftrace_leave_begin(l, &l->one, 1);
 }
 
 /**
@@ -336,10 +384,9 @@ int ftrace_unregister_begin(struct ftrace_leaving *l, struct ftrace_ops *ops)
  * @l: what ftrace_unregister_begin() filled in
  *
  * The waits (for every CPU to schedule; for an ops that may be freed, for
- * every preempted task to run on) hold no lock of the core: a task that
- * stays preempted holds up this unregistration, not every other
- * registration.  If ftrace_unregister_begin() did not unlink the ops,
- * only waits until no other call is unregistering it.
+ * every preempted task to run on) hold no lock of the core.  If
+ * ftrace_unregister_begin() did not unlink the ops, only waits until no
+ * other call is unregistering it.
  */
 void ftrace_unregister_end(struct ftrace_leaving *l)
 {
@@ -348,18 +395,20 @@ void ftrace_unregister_end(struct ftrace_leaving *l)
 	 * the lock throughout, this one returns once the ops is quiet.
 	 */
 	if (!l->unlinked) {
-		wait_var_event(&l->ops->flags,
-			       !(READ_ONCE(l->ops->flags) & FTRACE_OPS_FL_REMOVING));
+		wait_var_event(&l->one->flags,
+			       !(READ_ONCE(l->one->flags) & FTRACE_OPS_FL_REMOVING));
 		return;
 	}
-	ops_quiesce(l->tasks);
+	ftrace_leave_wait(l);
 	guard(mutex)(&ftrace_lock);
-	shutdown_end(&l->ops, 1);
+	ftrace_leave_end(l);
 }
 
 /**
  * ftrace_ops_quiesce - wait until no CPU runs @ops for a function it dropped
- * @ops: a registered ops whose hash just shrank
+ * @ops: an ops whose hash just shrank
+ *
+ * Takes no lock: called with or without ftrace_lock.
  */
 void ftrace_ops_quiesce(struct ftrace_ops *ops)
 {
