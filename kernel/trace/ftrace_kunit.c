@@ -1952,8 +1952,8 @@ static void probe_removal_waits(struct kunit *test, bool shrink)
 	unsigned long limit;
 	struct task_struct *t;
 	struct ftrace_ops *b;
-	bool held, moved;
-	int ret = -EBUSY;
+	bool held = false, moved, early, done = false;
+	int ret = -EBUSY, frees = 0, n;
 
 	if (!ip_a || !ip_b || !ip_c)
 		kunit_skip(test, "ksys_sync, vfs_read or sync_filesystem is not traceable");
@@ -1971,8 +1971,11 @@ static void probe_removal_waits(struct kunit *test, bool shrink)
 	strscpy(r.glob, "ksys_sync", sizeof(r.glob));
 	probe_frees = 0;
 	probe_frees_all = 0;
-	KUNIT_ASSERT_EQ(test, register_ftrace_function_probe(glob_a, r.tr, &held_probe,
-							     NULL), 1);
+	n = register_ftrace_function_probe(glob_a, r.tr, &held_probe, NULL);
+	if (n != 1) {
+		KUNIT_FAIL(test, "ksys_sync probed: %d", n);
+		goto out;
+	}
 	if (shrink && register_ftrace_function_probe(glob_c, r.tr, &held_probe,
 						     NULL) != 1) {
 		KUNIT_FAIL(test, "sync_filesystem not probed");
@@ -2006,22 +2009,26 @@ static void probe_removal_waits(struct kunit *test, bool shrink)
 	}
 	/* Until ksys_sync stops calling the probe: the wait comes after. */
 	limit = jiffies + 10 * HZ;
-	while (site_target_now(ip_a) && time_before(jiffies, limit))
+	while (site_target_now(ip_a) && !completion_done(&r.done) &&
+	       time_before(jiffies, limit))
 		usleep_range(1000, 2000);
 	moved = !site_target_now(ip_a);
+	early = !moved && completion_done(&r.done);
 	if (moved) {
 		ret = register_ftrace_function(b);
+		/* In this order: the holder may run out last. */
+		done = completion_done(&r.done);
+		frees = READ_ONCE(probe_frees);
 		held = !completion_done(&h.done);
 		KUNIT_EXPECT_EQ(test, ret, 0);
 		KUNIT_EXPECT_TRUE_MSG(test, held,
 				      "a registration waited for a probe removal's wait");
+	}
+	if (held) {
 		/* The probe's ops is dynamic: its removal waits for the holder. */
-		if (held)
-			KUNIT_EXPECT_FALSE_MSG(test, completion_done(&r.done),
-					       "the removal ended while a task held its wait back");
-		if (!completion_done(&r.done))
-			KUNIT_EXPECT_EQ_MSG(test, probe_frees, 0,
-					    "data freed before the wait ended");
+		KUNIT_EXPECT_FALSE_MSG(test, done,
+				       "the removal ended while a task held its wait back");
+		KUNIT_EXPECT_EQ_MSG(test, frees, 0, "data freed before the wait ended");
 	}
 	WRITE_ONCE(h.stop, true);
 	wait_for_completion(&h.done);
@@ -2029,9 +2036,15 @@ static void probe_removal_waits(struct kunit *test, bool shrink)
 	if (!ret)
 		KUNIT_EXPECT_EQ(test, unregister_ftrace_function(b), 0);
 	if (!moved) {
+		/* Ended without moving the site, or too slow to tell. */
 		unregister_ftrace_function_probe_func(NULL, r.tr, &held_probe);
 		ftrace_free_filter(b);
-		kunit_skip(test, "the removal did not update the code within 10 s");
+		if (early || r.ret)
+			KUNIT_FAIL(test, "the removal returned %d; ksys_sync still probed",
+				   r.ret);
+		else
+			kunit_skip(test, "the removal did not update the code within 10 s");
+		return;
 	}
 	KUNIT_EXPECT_EQ(test, r.ret, 0);
 	KUNIT_EXPECT_EQ(test, probe_frees, 1);
@@ -2045,9 +2058,8 @@ static void probe_removal_waits(struct kunit *test, bool shrink)
 	/* The probe went with its last function. */
 	KUNIT_EXPECT_EQ(test, probe_frees_all, 1);
 	KUNIT_EXPECT_TRUE(test, list_empty(&r.tr->func_probes));
-	ftrace_free_filter(b);
-	return;
 out:
+	/* Whatever is left of the probe (-ENODEV if nothing). */
 	unregister_ftrace_function_probe_func(NULL, r.tr, &held_probe);
 	ftrace_free_filter(b);
 }

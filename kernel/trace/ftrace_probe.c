@@ -15,8 +15,9 @@
  * from a probe waits for the CPUs and tasks that may still be in its
  * callbacks before their data is freed; of the core's locks it holds
  * probe_lock only meanwhile, so that a task held up in traced code delays
- * other probe changes (and the callers' own locks: event_mutex for the
- * event commands), not every registration of the core.
+ * other probe changes (and what waits for the callers' own locks:
+ * event_mutex for the event commands, trace_types_lock too when a trace
+ * array goes), not every registration of the core.
  */
 #include <linux/kallsyms.h>
 #include <linux/seq_file.h>
