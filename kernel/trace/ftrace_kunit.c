@@ -1795,6 +1795,33 @@ static int hold_tasks_thread(void *data)
 }
 
 /*
+ * Start a holder, for 60 s at most (long enough for a slow guest; the
+ * tests stop it at once), and wait until it runs.  Return: 0 or the
+ * error of kthread_run().
+ */
+static int holder_start(struct tasks_holder *h)
+{
+	struct task_struct *t;
+
+	init_completion(&h->running);
+	init_completion(&h->done);
+	h->stop = false;
+	h->until = jiffies + 60 * HZ;
+	t = kthread_run(hold_tasks_thread, h, "ftrace-kunit-hold");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	wait_for_completion(&h->running);
+	return 0;
+}
+
+/* Stop a started holder and wait until it has. */
+static void holder_stop(struct tasks_holder *h)
+{
+	WRITE_ONCE(h->stop, true);
+	wait_for_completion(&h->done);
+}
+
+/*
  * While one unregistration waits for tasks that a preempted task holds
  * back, other ops register: the wait holds no lock of the core.  The ops
  * still leaving cannot be registered again (-EBUSY), and a second
@@ -1830,23 +1857,17 @@ static void register_while_unregister_waits(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(u.ops), 0);
 	tramp = u.ops->trampoline;
 
-	init_completion(&h.running);
-	init_completion(&h.done);
 	init_completion(&u.done);
 	init_completion(&u2.done);
-	/* Long enough for a slow guest; the holder is stopped at once. */
-	h.until = jiffies + 60 * HZ;
-	t = kthread_run(hold_tasks_thread, &h, "ftrace-kunit-hold");
-	if (IS_ERR(t)) {
+	ret = holder_start(&h);
+	if (ret) {
 		unregister_ftrace_function(u.ops);
-		KUNIT_FAIL(test, "no holding thread: %ld", PTR_ERR(t));
+		KUNIT_FAIL(test, "no holding thread: %d", ret);
 		goto free;
 	}
-	wait_for_completion(&h.running);
 	t = kthread_run(unregister_thread, &u, "ftrace-kunit-unreg");
 	if (IS_ERR(t)) {
-		WRITE_ONCE(h.stop, true);
-		wait_for_completion(&h.done);
+		holder_stop(&h);
 		unregister_ftrace_function(u.ops);
 		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
 		goto free;
@@ -1857,8 +1878,7 @@ static void register_while_unregister_waits(struct kunit *test)
 	       time_before(jiffies, limit))
 		usleep_range(1000, 2000);
 	if (READ_ONCE(u.ops->flags) & FTRACE_OPS_FL_ENABLED) {
-		WRITE_ONCE(h.stop, true);
-		wait_for_completion(&h.done);
+		holder_stop(&h);
 		wait_for_completion(&u.done);
 		kunit_mark_skipped(test, "the unregistration did not start within 10 s");
 		goto free;
@@ -1889,8 +1909,7 @@ static void register_while_unregister_waits(struct kunit *test)
 		kunit_mark_skipped(test, "the wait for tasks ended while a task held it back");
 	}
 
-	WRITE_ONCE(h.stop, true);
-	wait_for_completion(&h.done);
+	holder_stop(&h);
 	wait_for_completion(&u.done);
 	KUNIT_EXPECT_EQ(test, u.ret, 0);
 	if (second) {
@@ -1989,21 +2008,15 @@ static void probe_removal_waits(struct kunit *test, bool shrink)
 		KUNIT_FAIL(test, "no filter for the other ops");
 		goto out;
 	}
-	init_completion(&h.running);
-	init_completion(&h.done);
 	init_completion(&r.done);
-	/* Long enough for a slow guest; the holder is stopped at once. */
-	h.until = jiffies + 60 * HZ;
-	t = kthread_run(hold_tasks_thread, &h, "ftrace-kunit-hold");
-	if (IS_ERR(t)) {
-		KUNIT_FAIL(test, "no holding thread: %ld", PTR_ERR(t));
+	n = holder_start(&h);
+	if (n) {
+		KUNIT_FAIL(test, "no holding thread: %d", n);
 		goto out;
 	}
-	wait_for_completion(&h.running);
 	t = kthread_run(probe_removal_thread, &r, "ftrace-kunit-probe");
 	if (IS_ERR(t)) {
-		WRITE_ONCE(h.stop, true);
-		wait_for_completion(&h.done);
+		holder_stop(&h);
 		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
 		goto out;
 	}
@@ -2030,8 +2043,7 @@ static void probe_removal_waits(struct kunit *test, bool shrink)
 				       "the removal ended while a task held its wait back");
 		KUNIT_EXPECT_EQ_MSG(test, frees, 0, "data freed before the wait ended");
 	}
-	WRITE_ONCE(h.stop, true);
-	wait_for_completion(&h.done);
+	holder_stop(&h);
 	wait_for_completion(&r.done);
 	if (!ret)
 		KUNIT_EXPECT_EQ(test, unregister_ftrace_function(b), 0);
