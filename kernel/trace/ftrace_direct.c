@@ -145,30 +145,41 @@ EXPORT_SYMBOL_GPL(register_ftrace_direct);
  * @ip: the call-site address given to register_ftrace_direct()
  * @addr: its target
  *
+ * Returns once no task can be inside @addr for this site, so that its
+ * owner may free it (a module's trampoline, at rmmod), as 6.1 does.
+ *
  * Return: 0, or -ENODEV if @ip does not call @addr.
  */
 int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 {
 	struct ftrace_hash *filter;
-	int ret;
+	int ret = -ENODEV;
 
 	ip = ftrace_location(ip);
 	ftrace_ops_init(&direct_ops);
-	guard(mutex)(&ftrace_direct_mutex);
-	filter = rcu_dereference_protected(direct_ops.func_hash->filter_hash,
-					   lockdep_is_held(&ftrace_direct_mutex));
-	/* Only what register_ftrace_direct() set (not a multi ops' site). */
-	if (!ip || ftrace_find_rec_direct(ip) != addr ||
-	    !ftrace_lookup_ip(filter, ip))
-		return -ENODEV;
-	if (filter->count == 1) {
-		ret = unregister_ftrace_function(&direct_ops);
-		ftrace_free_filter(&direct_ops);
-	} else {
-		ret = ftrace_set_filter_ip(&direct_ops, ip, 1, 0);
+	scoped_guard(mutex, &ftrace_direct_mutex) {
+		filter = rcu_dereference_protected(direct_ops.func_hash->filter_hash,
+						   lockdep_is_held(&ftrace_direct_mutex));
+		/* Only what register_ftrace_direct() set (not a multi ops' site). */
+		if (!ip || ftrace_find_rec_direct(ip) != addr ||
+		    !ftrace_lookup_ip(filter, ip))
+			return -ENODEV;
+		if (filter->count == 1) {
+			ret = unregister_ftrace_function(&direct_ops);
+			ftrace_free_filter(&direct_ops);
+		} else {
+			ret = ftrace_set_filter_ip(&direct_ops, ip, 1, 0);
+		}
+		if (!ret)
+			ret = direct_set(ip, 0);
 	}
+	/*
+	 * direct_ops is static, so its unregistration waited for the CPUs
+	 * only; a task preempted inside the target is waited for here,
+	 * without the mutex: other direct calls come and go meanwhile.
+	 */
 	if (!ret)
-		ret = direct_set(ip, 0);
+		ftrace_tasks_quiesce();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(unregister_ftrace_direct);

@@ -1930,6 +1930,104 @@ free:
 	ftrace_free_filter(b);
 }
 
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && !defined(FTRACE_KBASE_612)
+/* The do-nothing direct target of both back ends (6.12 declares it). */
+void ftrace_stub_direct_tramp(void);
+
+struct direct_unregister_work {
+	unsigned long ip;
+	struct completion done;
+	int ret;
+};
+
+static int direct_unregister_thread(void *data)
+{
+	struct direct_unregister_work *w = data;
+
+	w->ret = unregister_ftrace_direct(w->ip,
+					  (unsigned long)ftrace_stub_direct_tramp);
+	complete(&w->done);
+	return 0;
+}
+
+static unsigned long direct_target_now(unsigned long ip)
+{
+	unsigned long addr;
+
+	rcu_read_lock();
+	addr = ftrace_find_rec_direct(ip);
+	rcu_read_unlock();
+	return addr;
+}
+#endif
+
+/*
+ * 6.1's unregister_ftrace_direct() returns only once no task can be
+ * inside the target, which its owner may free next (a module's
+ * trampoline, at rmmod): with RCU-tasks held back by a task that never
+ * yields, the unregistration has unpatched the site and dropped the
+ * target, but has not returned.
+ */
+static void direct_unregister_waits_for_tasks(struct kunit *test)
+{
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && !defined(FTRACE_KBASE_612)
+	unsigned long ip = ftrace_location((unsigned long)ksys_sync);
+	unsigned long addr = (unsigned long)ftrace_stub_direct_tramp;
+	struct direct_unregister_work w = { .ip = ip };
+	struct tasks_holder h = { };
+	struct task_struct *t;
+	unsigned long limit;
+	bool returned;
+	int ret;
+
+	if (!ip)
+		kunit_skip(test, "ksys_sync is not traceable");
+	/* A spinning task is preempted, not switched away of its own accord. */
+	if (!preempt_model_preemptible() || num_online_cpus() < 2)
+		kunit_skip(test, "no full preemption, or one CPU");
+	if (site_target_now(ip))
+		kunit_skip(test, "ksys_sync is traced already");
+	init_completion(&w.done);
+	ret = register_ftrace_direct(ip, addr);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, direct_target_now(ip), addr);
+	ret = holder_start(&h);
+	if (ret) {
+		unregister_ftrace_direct(ip, addr);
+		KUNIT_FAIL(test, "no holding thread: %d", ret);
+		return;
+	}
+	t = kthread_run(direct_unregister_thread, &w, "ftrace-kunit-dunreg");
+	if (IS_ERR(t)) {
+		holder_stop(&h);
+		unregister_ftrace_direct(ip, addr);
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
+		return;
+	}
+	/* Until the target is dropped: the wait comes after that. */
+	limit = jiffies + 10 * HZ;
+	while ((direct_target_now(ip) || site_target_now(ip)) &&
+	       time_before(jiffies, limit))
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, site_target_now(ip), 0UL);
+	KUNIT_EXPECT_EQ(test, direct_target_now(ip), 0UL);
+	/* Long enough for it to have returned, had it not waited. */
+	msleep(200);
+	returned = completion_done(&w.done);
+	if (completion_done(&h.done))
+		kunit_mark_skipped(test, "the holder stopped before the check");
+	else
+		KUNIT_EXPECT_FALSE_MSG(test, returned,
+				       "unregister_ftrace_direct() returned while a task held RCU-tasks back");
+	holder_stop(&h);
+	wait_for_completion(&w.done);
+	KUNIT_EXPECT_EQ(test, w.ret, 0);
+	KUNIT_EXPECT_EQ(test, site_target_now(ip), 0UL);
+#else
+	kunit_skip(test, "6.1's single-site direct calls only");
+#endif
+}
+
 static struct ftrace_probe_ops held_probe = {
 	.func = probe_nop,
 	.free = probe_count_free,
@@ -2458,6 +2556,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(ipmodify_direct_need_filter),
 	KUNIT_CASE(tramp_listed_through_wait),
 	KUNIT_CASE(register_while_unregister_waits),
+	KUNIT_CASE(direct_unregister_waits_for_tasks),
 	KUNIT_CASE(tramp_static_kept_parked),
 #ifdef FTRACE_KBASE_612
 	KUNIT_CASE(subops_union_and_edits),

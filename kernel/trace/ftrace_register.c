@@ -415,6 +415,18 @@ void ftrace_ops_quiesce(struct ftrace_ops *ops)
 	ops_quiesce(ops_needs_tasks_rcu(ops));
 }
 
+/**
+ * ftrace_tasks_quiesce - wait until no task can be inside code a site called
+ *
+ * For code the core does not own and a static ops does not cover: a
+ * direct call's target, which its owner may free next (a module's
+ * trampoline at rmmod).  A task may be preempted inside it.
+ */
+void ftrace_tasks_quiesce(void)
+{
+	ops_quiesce(true);
+}
+
 #ifdef CONFIG_DYNAMIC_FTRACE
 /**
  * ftrace_startup - add @ops to the list and patch the sites it wants
