@@ -82,8 +82,8 @@ left_over() {
 	n=$(wc -l < $T/enabled_functions)
 	[ "$n" = 0 ] || { ktap_diag "after $1: $n functions still enabled"; head -n 5 $T/enabled_functions | ktap_diag "$(cat)"; return 1; }
 	[ -z "$(cat $T/kprobe_events)" ] || { ktap_diag "after $1: kprobe_events: $(cat $T/kprobe_events)"; return 1; }
-	n=$(bpftool prog show 2>/dev/null | grep -c '^[0-9]*: kprobe')
-	[ "$n" = 0 ] || { ktap_diag "after $1: $n kprobe programs loaded"; return 1; }
+	n=$(bpftool prog show 2>/dev/null | grep -cE '^[0-9]*: (kprobe|tracing)')
+	[ "$n" = 0 ] || { ktap_diag "after $1: $n kprobe or tracing programs loaded"; return 1; }
 	return 0
 }
 # check NAME COND-RESULT: ok or not ok NAME, with /tmp/out as its log on
@@ -207,6 +207,56 @@ $(diff /tmp/kmt-names /tmp/enabled | head -n 10)"; return 1; }
 if [ "$short" = 0 ] && [ "$fprobe" = yes ] && [ -x /harness/kmultitime ]; then
 	kmulti_raw
 	check kmulti-raw-1000 $?
+fi
+
+# BPF trampolines: bpftrace's kfunc wildcards (fentry programs), one BPF
+# program and one trampoline per function, each attached through the
+# direct-call API and detached one at a time when bpftrace exits.  While
+# attached, enabled_functions holds every function bpftrace lists for the
+# pattern; the reader's function counts; afterwards nothing is left.
+# Needs BTF (VARIANT=btf or debian); stock arm64 6.1 has no direct calls,
+# so no kfunc probe attaches there.
+kfunc() {
+	local name=$1 pat=$2 must=$3 listed
+	bpftrace -l "kfunc:$pat" | sed 's/^kfunc://; s/^vmlinux://' | sort > /tmp/listed
+	listed=$(wc -l < /tmp/listed)
+	ktap_diag "$name: kfunc:$pat: $listed functions listed, $(names "$pat") traceable"
+	[ "$listed" -gt 0 ] || { ktap_diag "$name: bpftrace lists no kfunc:$pat"; return 1; }
+	BPFTRACE_MAX_PROBES=$((listed + 2)) traced "$name" "kfunc:$pat" || return 1
+	grep -q "^Attaching $((listed + 2)) probes" /tmp/out ||
+		{ ktap_diag "$name: not one probe per function"; return 1; }
+	if [ -n "$must" ]; then
+		[ "$(count "@[$must]")" -ge 2 ] || { ktap_diag "$name: $must not counted"; return 1; }
+	else
+		grep -q '^@\[.*\]: [1-9]' /tmp/out || { ktap_diag "$name: no function counted"; return 1; }
+	fi
+	left_over "$name" || return 1
+	# What the sites call while attached: every listed function, and no
+	# other (a direct call's target is on an indented line of its own).
+	cat > /tmp/attached.sh <<-EOF
+		grep -v '^[[:space:]]' $T/enabled_functions | sed 's/ .*//' | sort > /tmp/enabled
+	EOF
+	rm -f /tmp/enabled
+	BPFTRACE_MAX_PROBES=$((listed + 2)) bpftrace -e "kfunc:$pat { @[func] = count(); }" \
+		-c '/bin/sh /tmp/attached.sh' > /tmp/bg 2>&1
+	if ! cmp -s /tmp/listed /tmp/enabled; then
+		ktap_diag "$name: enabled_functions while attached differs from bpftrace -l:"
+		ktap_diag "$(diff /tmp/listed /tmp/enabled | head -n 10)"
+		ktap_diag "$(head -n 20 /tmp/bg)"
+		return 1
+	fi
+	left_over "$name"
+}
+if [ ! -e /sys/kernel/btf/vmlinux ]; then
+	ktap_skip bpftrace-kfunc-ksys "no BTF in this kernel (VARIANT=btf or debian has it)"
+else
+	kfunc bpftrace-kfunc-ksys 'ksys_*' ksys_read
+	check bpftrace-kfunc-ksys $?
+	if [ "$short" = 0 ]; then
+		case $(uname -m) in aarch64) sys=__arm64_sys_ ;; *) sys=__x64_sys_ ;; esac
+		kfunc bpftrace-kfunc-syscalls "$sys*" ''
+		check bpftrace-kfunc-syscalls $?
+	fi
 fi
 
 # Listing what can be probed: every kprobe bpftrace lists is a traceable
