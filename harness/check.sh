@@ -32,8 +32,11 @@
 #           Android builds it (VARIANT=clang): KUnit and the core's
 #           cases.  With "full", that kernel also runs every upstream
 #           case, and x86_64 on 6.1 builds and boots the kernel without
-#           DYNAMIC_FTRACE (VARIANT=nodyn) and the one with the
-#           frame-pointer unwinder (VARIANT=fp, one vCPU).  The default
+#           DYNAMIC_FTRACE (VARIANT=nodyn), the one with the
+#           frame-pointer unwinder (VARIANT=fp, one vCPU) and the one
+#           built from Debian 12's own cloud-amd64 config
+#           (VARIANT=debian: KUnit, upstream's and the core's cases,
+#           every module loaded, traced and unloaded).  The default
 #           x86_64 kernels have the distro mitigations and IBT on
 #           (configs/distro-x86_64.config).
 #   arm     for each arch in SMOKE_ARCHES (make check-full: arm; make
@@ -82,6 +85,7 @@ declare -A diff_timeout=([x86_64]=600 [arm64]=900)	# make diff's scenarios
 bootcheck_timeout=${BOOTCHECK_TIMEOUT:-600}
 tools_timeout=${TOOLS_TIMEOUT:-600}
 kselftest_timeout=${KSELFTEST_TIMEOUT:-900}
+modload_timeout=${MODLOAD_TIMEOUT:-1800}	# harness=modload, Debian's config
 
 # host_suite NAME CMD...: one host test command.  If its output ends with
 # "N passed, N failed, N skipped" those are its counts; otherwise its exit
@@ -151,6 +155,8 @@ done
 set_base "${bases%% *}"
 if [ "$full" = full ] && has_base 6.1 && has_arch x86_64; then
 	specs="$specs 6.1:x86_64:x86_64-$flavor-nodyn:nodyn 6.1:x86_64:x86_64-$flavor-fp:fp"
+	# Debian's own cloud-amd64 config, built last: the longest build.
+	specs="$specs 6.1:x86_64:x86_64-$flavor-debian:debian"
 fi
 smoke_arches=
 if [ "$full" = full ] && has_base 6.1; then smoke_arches=arm; fi
@@ -422,6 +428,42 @@ x86_64_variants() {
 		guest_run "$name" 2 ftracetest "$fpcases" VARIANT=fp KUNIT=0 SMP=1 \
 			APPEND="ftt_functions=0 ftt_bench=0" TIMEOUT="${TIMEOUT:-${ftt_timeout[x86_64]}}" -- \
 			judge --subset --nproc 1 --expect "$top/expectations/x86_64.txt"
+	x86_64_debian
+}
+
+# make check-full only: x86_64 built from Debian 12's own config
+# (VARIANT=debian: config.amd64_none_cloud-amd64 of linux-config-6.1,
+# about 1,100 modules, BTF; harness/lib.sh), judged against stock 6.1
+# built the same way (expectations/x86_64-debian.txt: VARIANT=debian make
+# expectations ARCH=x86_64; until it is recorded, upstream's cases are a
+# skip and KUnit runs with the core's cases).  KUnit and every upstream
+# case; the core's cases; every module loaded, traced and unloaded
+# (harness=modload), so that module records outnumber vmlinux's.  3 GiB:
+# the initramfs holds every module.
+x86_64_debian() {
+	local name="x86_64-$flavor-debian" expect="$top/expectations/x86_64-debian.txt"
+	echo "== $name: Debian's own config (cloud-amd64)"
+	kernel_ready "$name" debian || return
+	local kunit=(--kunit)
+	if [ -f "$expect" ]; then
+		echo "== $name: KUnit, boot self-tests and ftracetest upstream"
+		guest_run "$name" 2 ftracetest upstream VARIANT=debian MEM=3G KUNIT=1 \
+			APPEND="ftt_functions=0 ftt_bench=0" TIMEOUT="${TIMEOUT:-${ftt_timeout[x86_64]}}" -- \
+			judge --kunit --expect "$expect"
+		kunit=()
+	else
+		echo "skip $name: upstream's cases: no ${expect#"$top"/} (VARIANT=debian make expectations ARCH=x86_64)"
+		printf 'passed 0\nfailed 0\nskipped 1\n' > "$results/$name-upstream"
+		expect="$top/expectations/x86_64.txt"
+	fi
+	echo "== $name: ${kunit:+KUnit and }ftracetest test.d/ftrace-core"
+	guest_run "$name-core" 2 ftracetest test.d/ftrace-core VARIANT=debian MEM=3G \
+		KUNIT=${#kunit[@]} APPEND="ftt_functions=0 ftt_bench=0" \
+		TIMEOUT="${TIMEOUT:-${core_timeout[x86_64]}}" QEMU_LOG_NAME=core -- \
+		judge "${kunit[@]}" --subset --expect "$expect" --core-cases "$top/harness/ftt"
+	echo "== $name: every module loaded, traced and unloaded"
+	guest_run "$name-modload" 1 modload '' VARIANT=debian MEM=3G KUNIT=0 \
+		TIMEOUT="$modload_timeout" -- guest --doc modload --what "every module"
 }
 
 # Arches only built, booted and smoke-tested (harness/smoke.sh): 32-bit
