@@ -140,19 +140,37 @@ int register_ftrace_direct(unsigned long ip, unsigned long addr)
 }
 EXPORT_SYMBOL_GPL(register_ftrace_direct);
 
+/* Does any site still call @addr?  ftrace_direct_mutex is held. */
+static bool direct_target_used(unsigned long addr)
+{
+	struct ftrace_func_entry *e;
+	struct ftrace_hash *h;
+	unsigned long i;
+
+	h = rcu_dereference_protected(ftrace_direct_hash,
+				      lockdep_is_held(&ftrace_direct_mutex));
+	for_each_hash_entry(h, i, e)
+		if (e->direct == addr)
+			return true;
+	return false;
+}
+
 /**
  * unregister_ftrace_direct - stop the call site of @ip calling @addr
  * @ip: the call-site address given to register_ftrace_direct()
  * @addr: its target
  *
- * Returns once no task can be inside @addr for this site, so that its
- * owner may free it (a module's trampoline, at rmmod), as 6.1 does.
+ * When no other site calls @addr, returns once no task can be inside it,
+ * so that its owner may free it (a module's trampoline, at rmmod), as
+ * 6.1 does; also after an error, as the site may have moved already.
  *
- * Return: 0, or -ENODEV if @ip does not call @addr.
+ * Return: 0, -ENODEV if @ip does not call @addr, or the error of the
+ * update.
  */
 int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 {
 	struct ftrace_hash *filter;
+	bool wait = false;
 	int ret = -ENODEV;
 
 	ip = ftrace_location(ip);
@@ -172,13 +190,14 @@ int unregister_ftrace_direct(unsigned long ip, unsigned long addr)
 		}
 		if (!ret)
 			ret = direct_set(ip, 0);
+		wait = ret || !direct_target_used(addr);
 	}
 	/*
 	 * direct_ops is static, so its unregistration waited for the CPUs
 	 * only; a task preempted inside the target is waited for here,
 	 * without the mutex: other direct calls come and go meanwhile.
 	 */
-	if (!ret)
+	if (wait)
 		ftrace_tasks_quiesce();
 	return ret;
 }

@@ -1693,14 +1693,17 @@ static int unregister_thread(void *data)
 	return 0;
 }
 
-/* What the site at @ip calls now, read under RCU as ftrace_find_rec() asks. */
+/*
+ * What the site at @ip calls now, read with preemption off as
+ * ftrace_site_target() asks (ftrace_lock would make some watches sleep).
+ */
 static unsigned long site_target_now(unsigned long ip)
 {
 	unsigned long target;
 
-	rcu_read_lock();
+	preempt_disable();
 	target = ftrace_site_target(ip);
-	rcu_read_unlock();
+	preempt_enable();
 	return target;
 }
 
@@ -1954,9 +1957,9 @@ static unsigned long direct_target_now(unsigned long ip)
 {
 	unsigned long addr;
 
-	rcu_read_lock();
+	preempt_disable();
 	addr = ftrace_find_rec_direct(ip);
-	rcu_read_unlock();
+	preempt_enable();
 	return addr;
 }
 #endif
@@ -1964,14 +1967,16 @@ static unsigned long direct_target_now(unsigned long ip)
 /*
  * 6.1's unregister_ftrace_direct() returns only once no task can be
  * inside the target, which its owner may free next (a module's
- * trampoline, at rmmod): with RCU-tasks held back by a task that never
- * yields, the unregistration has unpatched the site and dropped the
- * target, but has not returned.
+ * trampoline, at rmmod), and waits for that only when the target's last
+ * site goes, as 6.1 does.  With RCU-tasks held back by a task that never
+ * yields: one of two sites of the target goes at once; the last has its
+ * site unpatched and the target dropped, but has not returned.
  */
 static void direct_unregister_waits_for_tasks(struct kunit *test)
 {
 #if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && !defined(FTRACE_KBASE_612)
 	unsigned long ip = ftrace_location((unsigned long)ksys_sync);
+	unsigned long ip_c = ftrace_location((unsigned long)sync_filesystem);
 	unsigned long addr = (unsigned long)ftrace_stub_direct_tramp;
 	struct direct_unregister_work w = { .ip = ip };
 	struct tasks_holder h = { };
@@ -1980,23 +1985,38 @@ static void direct_unregister_waits_for_tasks(struct kunit *test)
 	bool returned;
 	int ret;
 
-	if (!ip)
-		kunit_skip(test, "ksys_sync is not traceable");
+	if (!ip || !ip_c)
+		kunit_skip(test, "ksys_sync or sync_filesystem is not traceable");
 	/* A spinning task is preempted, not switched away of its own accord. */
 	if (!preempt_model_preemptible() || num_online_cpus() < 2)
 		kunit_skip(test, "no full preemption, or one CPU");
-	if (site_target_now(ip))
-		kunit_skip(test, "ksys_sync is traced already");
+	if (site_target_now(ip) || site_target_now(ip_c))
+		kunit_skip(test, "ksys_sync or sync_filesystem is traced already");
 	init_completion(&w.done);
 	ret = register_ftrace_direct(ip, addr);
 	KUNIT_ASSERT_EQ(test, ret, 0);
+	ret = register_ftrace_direct(ip_c, addr);
+	if (ret) {
+		unregister_ftrace_direct(ip, addr);
+		KUNIT_FAIL(test, "a second site of the target: %d", ret);
+		return;
+	}
 	KUNIT_EXPECT_EQ(test, direct_target_now(ip), addr);
+	KUNIT_EXPECT_EQ(test, direct_target_now(ip_c), addr);
 	ret = holder_start(&h);
 	if (ret) {
+		unregister_ftrace_direct(ip_c, addr);
 		unregister_ftrace_direct(ip, addr);
 		KUNIT_FAIL(test, "no holding thread: %d", ret);
 		return;
 	}
+	/* The target has another site: no wait for tasks. */
+	ret = unregister_ftrace_direct(ip_c, addr);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, !completion_done(&h.done),
+			      "a site whose target has another waited for tasks");
+	KUNIT_EXPECT_EQ(test, direct_target_now(ip_c), 0UL);
+	KUNIT_EXPECT_EQ(test, direct_target_now(ip), addr);
 	t = kthread_run(direct_unregister_thread, &w, "ftrace-kunit-dunreg");
 	if (IS_ERR(t)) {
 		holder_stop(&h);
@@ -2012,7 +2032,7 @@ static void direct_unregister_waits_for_tasks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, site_target_now(ip), 0UL);
 	KUNIT_EXPECT_EQ(test, direct_target_now(ip), 0UL);
 	/* Long enough for it to have returned, had it not waited. */
-	msleep(200);
+	msleep(500);
 	returned = completion_done(&w.done);
 	if (completion_done(&h.done))
 		kunit_mark_skipped(test, "the holder stopped before the check");

@@ -125,6 +125,9 @@ struct ftrace_hash __rcu *ftrace_direct_hash =
  * ftrace_find_rec_direct - the direct target of the call site at @ip
  * @ip: a call-site address
  *
+ * The caller holds ftrace_lock or ftrace_direct_mutex, or has preemption
+ * off (see ftrace_site_target()).
+ *
  * Return: the target, or 0 if the site has none.
  */
 unsigned long ftrace_find_rec_direct(unsigned long ip)
@@ -454,7 +457,10 @@ void ftrace_plan_site(struct ftrace_plan_ctx *ctx, unsigned long ip, u32 f,
 
 /*
  * The call target of the site at @ip for enabled_functions (0: none).  The
- * caller holds ftrace_lock or rcu_read_lock(), as for ftrace_find_rec().
+ * caller holds ftrace_lock or has preemption off: a direct site's target
+ * comes from ftrace_direct_hash, whose old copies are freed once every CPU
+ * has scheduled, which does not wait for a reader preempted under
+ * rcu_read_lock().
  */
 unsigned long ftrace_site_target(unsigned long ip)
 {
