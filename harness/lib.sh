@@ -42,6 +42,11 @@ llvm=/usr/lib/llvm-16/bin/
 # repository are hashed relative to it, so clones share hits.
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_BASEDIR=$top
+# Depend mode: a miss runs the compiler once, taking the headers from the
+# dependency file kbuild asks for (-Wp,-MMD), instead of running the
+# preprocessor first to hash its output (which made a cold build about a
+# quarter slower); hits are found as before, by the sources and headers.
+export CCACHE_DEPEND=${CCACHE_DEPEND:-true}
 # Top-level kernel directories the repository overlays file by file.
 overlay_dirs="arch Documentation include kernel lib scripts tools"
 
