@@ -10,10 +10,13 @@
 #           (harness/model.sh) and each base's patch series without its builds
 #           (harness/series-check.sh, QUICK=1).
 #   ARCH    for each base in BASES (6.1 and 6.12) and each arch in
-#           ARCHES (x86_64 and arm64): wait for its kernel (FLAVOR,
-#           default ours; KASLR and the distro fragment are in the
-#           default config), run sparse on the core's files
-#           (harness/lint.sh), then boot it:
+#           ARCHES (x86_64 and arm64) that the run boots (STREAMS: make
+#           check boots arm64 on 6.1 and x86_64 on 6.12; make
+#           check-full, make check-612 and BASES=6.1 every pair of
+#           their bases): wait for its kernel (FLAVOR, default ours;
+#           KASLR and the distro fragment are in the default config),
+#           run sparse on the core's files (harness/lint.sh), then boot
+#           it:
 #             1. KUnit, the tracers' boot self-tests and upstream's
 #                ftracetest cases of that base (every directory of test.d
 #                but ftrace-core; the CI subset of
@@ -28,10 +31,13 @@
 #             4. the livepatch selftests where expected;
 #             5. make stress's short form (ours; on 6.12 only in make
 #                check-612, which runs 6.12 alone).
-#           arm64 on 6.1 then boots the kernel built with clang 16 as
-#           Android builds it (VARIANT=clang): KUnit and the core's
-#           cases.  With "full", that kernel also runs every upstream
-#           case, and x86_64 on 6.1 builds and boots the kernel without
+#           A pair the run does not boot has its core's and back end's
+#           directories compiled (kernel.sh OBJS_ONLY=1), sparse and W=1
+#           on the core's files and the porting guide's skeleton built
+#           against them.  With "full", arm64 on 6.1 then boots the
+#           kernel built with clang 16 as Android builds it
+#           (VARIANT=clang): KUnit, every upstream case and the core's
+#           cases; and x86_64 on 6.1 builds and boots the kernel without
 #           DYNAMIC_FTRACE (VARIANT=nodyn), the one with the
 #           frame-pointer unwinder (VARIANT=fp, one vCPU) and the one
 #           built from Debian 12's own cloud-amd64 config
@@ -47,7 +53,7 @@
 # The kernels build one after another in the background from the start, at
 # the lowest CPU priority, 6.1 before 6.12 and arm64 (then arm64 with clang)
 # before x86_64 (arm64's guests run longest, and the last kernel's stream is
-# the run's tail);
+# the run's tail), the pairs compiled only last;
 # each stream waits only for its own.  Every guest has a timeout of at least
 # twice the time it was measured to take on a loaded 2-core machine
 # (docs/testing.md, "CI"); a guest that uses more than half of it is listed
@@ -132,15 +138,36 @@ rm -rf "$bq"; mkdir -p "$bq"
 # builds: base by base, arm64 first (its guests run longest), then
 # x86_64, other arches, check-full's variants and the smoke-tested arches
 # (32-bit arm, check-full only unless SMOKE_ARCHES says otherwise).
-specs=
+# The base and arch pairs booted (STREAMS, "BASE:ARCH ..."): make
+# check-full and a run of one base boot every pair; make check, which
+# must build cold within CI's time on a 2-core machine (docs/testing.md,
+# "CI"), boots arm64 on 6.1 and x86_64 on 6.12, one back end of each arch
+# and each base, and of the other two pairs compiles the core's and the
+# back end's directories only (variant "objs", at the end of the queue),
+# with sparse and W=1 on the core's files.
+streams=${STREAMS:-}
+if [ -z "$streams" ]; then
+	if [ "$full" = full ] || ! has_base 6.1 || ! has_base 6.12; then
+		streams=all
+	else
+		streams="6.1:arm64 6.12:x86_64"
+	fi
+fi
+booted() { [ "$streams" = all ] || [[ " $streams " == *" $1:$2 "* ]]; }
+specs= objs=
 for b in $bases; do
 	set_base "$b"
 	for arch in arm64 x86_64; do
 		has_arch "$arch" || continue
+		if ! booted "$b" "$arch"; then
+			objs="$objs $b:$arch:$(kname "$arch" "$flavor"):objs"
+			continue
+		fi
 		specs="$specs $b:$arch:$(kname "$arch" "$flavor"):"
-		# arm64 on 6.1 built with clang as Android builds it, right
-		# after the gcc kernel: its guests follow that stream's.
-		if [ "$arch" = arm64 ] && [ "$b" = 6.1 ]; then
+		# arm64 on 6.1 built with clang as Android builds it (make
+		# check-full: ThinLTO's link alone takes a cold build's time),
+		# right after the gcc kernel: its guests follow that stream's.
+		if [ "$full" = full ] && [ "$arch" = arm64 ] && [ "$b" = 6.1 ]; then
 			specs="$specs 6.1:arm64:arm64-$flavor-clang:clang"
 		fi
 	done
@@ -163,10 +190,13 @@ if [ "$full" = full ] && has_base 6.1; then smoke_arches=arm; fi
 smoke_arches=${SMOKE_ARCHES-$smoke_arches}
 has_base 6.1 || smoke_arches=
 for arch in $smoke_arches; do specs="$specs 6.1:$arch:$(set_base 6.1; kname "$arch" "$flavor"):"; done
+specs="$specs$objs"
 (
 	for spec in $specs; do
 		IFS=: read -r b arch name variant <<< "$spec"
-		BASE=$b VARIANT=$variant nice -n 19 "$top/harness/kernel.sh" "$arch" "$flavor" \
+		only=
+		[ "$variant" = objs ] && variant='' only=1
+		BASE=$b VARIANT=$variant OBJS_ONLY=$only nice -n 19 "$top/harness/kernel.sh" "$arch" "$flavor" \
 			> "$build/logs/kernel-$name.log" 2>&1
 		echo $? > "$bq/$name.rc.tmp" && mv "$bq/$name.rc.tmp" "$bq/$name.rc"
 	done
@@ -370,7 +400,26 @@ arch_stream() {
 		grep -E '^(ok|FAIL|     stress|stress:)' "$build/logs/host-stress-$name.log" | sed 's/^/   /'
 	fi
 	[ "$arch" = x86_64 ] && [ "$full" = full ] && [ "$BASE" = 6.1 ] && x86_64_variants
-	[ "$arch" = arm64 ] && [ "$BASE" = 6.1 ] && arm64_clang
+	[ "$arch" = arm64 ] && [ "$full" = full ] && [ "$BASE" = 6.1 ] && arm64_clang
+}
+
+# objs_stream BASE ARCH: a pair make check does not boot: its core and
+# back end directories compile (kernel.sh OBJS_ONLY=1), sparse and W=1
+# are clean on the core's files, and the porting guide's skeleton builds.
+objs_stream() {
+	local arch=$2 name
+	set_base "$1"
+	name=$(kname "$arch" "$flavor")
+	echo "== $name: the core's directories only (not booted in make check)"
+	if ! wait_kernel "$name"; then
+		tail -n 30 "$build/logs/kernel-$name.log"
+		fail_result "$name-objs" "compile (log: build/logs/kernel-$name.log)"
+		return
+	fi
+	grep -E 'WARNING|warning|compiled' "$build/logs/kernel-$name.log"
+	printf 'passed 1\nfailed 0\nskipped 0\n' > "$results/$name-objs"
+	host_suite "sparse-$arch$base_suffix" "$top/harness/lint.sh" "$arch"
+	host_suite "skeleton-$arch$base_suffix" "$top/harness/skeleton.sh" "$arch"
 }
 
 # arm64 built with clang 16 as Android builds it (VARIANT=clang: ThinLTO,
@@ -499,6 +548,12 @@ for spec in $specs; do
 	tag=$arch
 	[ "$b" = 6.1 ] || tag=$arch-$b
 	stream "$tag" arch_stream "$b" "$arch"
+done
+for spec in $objs; do
+	IFS=: read -r b arch name variant <<< "$spec"
+	tag=$arch
+	[ "$b" = 6.1 ] || tag=$arch-$b
+	stream "$tag" objs_stream "$b" "$arch"
 done
 for arch in $smoke_arches; do stream "$arch" smoke_stream "$arch"; done
 for p in "${pids[@]}"; do wait "$p"; done
