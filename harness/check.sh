@@ -60,6 +60,8 @@
 # at the end.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+# Only the queue's compile-only entries set it (kernel.sh OBJS_ONLY=1).
+unset OBJS_ONLY
 # BASES (default "6.1 6.12"): the bases whose kernels the run builds and
 # boots, each arch stream on one base.  On 6.12 the streams are judged
 # against stock 6.12 (expectations/6.12/) and have no make diff (its
@@ -145,14 +147,21 @@ rm -rf "$bq"; mkdir -p "$bq"
 # and each base, and of the other two pairs compiles the core's and the
 # back end's directories only (variant "objs", at the end of the queue),
 # with sparse and W=1 on the core's files.
+# Any other flavor than ours, or a run of one base or one arch, boots
+# every pair it has.
 streams=${STREAMS:-}
 if [ -z "$streams" ]; then
-	if [ "$full" = full ] || ! has_base 6.1 || ! has_base 6.12; then
+	if [ "$full" = full ] || [ "$flavor" != ours ] || ! has_base 6.1 ||
+	   ! has_base 6.12 || ! has_arch x86_64 || ! has_arch arm64; then
 		streams=all
 	else
 		streams="6.1:arm64 6.12:x86_64"
 	fi
 fi
+for pair in $streams; do
+	[ "$pair" = all ] && continue
+	[[ $pair =~ ^(6\.1|6\.12):(x86_64|arm64)$ ]] || die "STREAMS: $pair is not BASE:ARCH (6.1 or 6.12; x86_64 or arm64)"
+done
 booted() { [ "$streams" = all ] || [[ " $streams " == *" $1:$2 "* ]]; }
 specs= objs=
 for b in $bases; do
@@ -180,7 +189,7 @@ for b in $bases; do
 	done
 done
 set_base "${bases%% *}"
-if [ "$full" = full ] && has_base 6.1 && has_arch x86_64; then
+if [ "$full" = full ] && has_base 6.1 && has_arch x86_64 && booted 6.1 x86_64; then
 	specs="$specs 6.1:x86_64:x86_64-$flavor-nodyn:nodyn 6.1:x86_64:x86_64-$flavor-fp:fp"
 	# Debian's own cloud-amd64 config, built last: the longest build.
 	specs="$specs 6.1:x86_64:x86_64-$flavor-debian:debian"
@@ -418,6 +427,7 @@ objs_stream() {
 	fi
 	grep -E 'WARNING|warning|compiled' "$build/logs/kernel-$name.log"
 	printf 'passed 1\nfailed 0\nskipped 0\n' > "$results/$name-objs"
+	# (Only ours is compiled without a boot: see "streams".)
 	host_suite "sparse-$arch$base_suffix" "$top/harness/lint.sh" "$arch"
 	host_suite "skeleton-$arch$base_suffix" "$top/harness/skeleton.sh" "$arch"
 }
@@ -426,10 +436,10 @@ objs_stream() {
 # kCFI, shadow call stacks, kernel BTI, pointer authentication), judged
 # against stock 6.1 built the same way (expectations/arm64-clang.txt and
 # functions.arm64-clang.txt: VARIANT=clang make expectations ARCH=arm64;
-# clang inlines other functions than gcc).  make check: KUnit and the
-# core's cases (callers, trampolines, direct calls, fprobe, kprobe_multi
-# through BPF, stack traces, function_graph) in one boot; make check-full
-# first boots it with every upstream case and the function list.  The
+# clang inlines other functions than gcc).  make check-full: KUnit,
+# every upstream case and the function list, then the core's cases
+# (callers, trampolines, direct calls, fprobe, kprobe_multi through BPF,
+# stack traces, function_graph).  The
 # alias case may have no input: without LTO, clang's arm64 image has no C
 # function with a second name at its address (with ThinLTO it runs).
 arm64_clang() {
