@@ -222,16 +222,21 @@ wait_kernel() {
 	done
 	[ "$(cat "$bq/$1.rc" 2>/dev/null)" = 0 ]
 }
+# kernel_built NAME RESULT: the background build of NAME ended well;
+# otherwise one failure RESULT, with the end of its build log.
+kernel_built() {
+	if ! wait_kernel "$1"; then
+		tail -n 30 "$build/logs/kernel-$1.log"
+		fail_result "$2" "kernel build (log: build/logs/kernel-$1.log)"
+		return 1
+	fi
+	grep -E 'WARNING|built|compiled' "$build/logs/kernel-$1.log"
+}
 # kernel_ready NAME [VARIANT]: the kernel NAME built and its initramfs made;
 # otherwise one failure for NAME, with the end of its build log.
 kernel_ready() {
 	local name=$1 arch=${1%%-*}
-	if ! wait_kernel "$name"; then
-		tail -n 30 "$build/logs/kernel-$name.log"
-		fail_result "$name" "kernel build (log: build/logs/kernel-$name.log)"
-		return 1
-	fi
-	grep -E 'WARNING|built' "$build/logs/kernel-$name.log"
+	kernel_built "$name" "$name" || return 1
 	VARIANT=${2:-} "$top/harness/initramfs.sh" "$arch" "$flavor" > /dev/null ||
 		{ fail_result "$name" initramfs; return 1; }
 }
@@ -420,12 +425,7 @@ objs_stream() {
 	set_base "$1"
 	name=$(kname "$arch" "$flavor")
 	echo "== $name: the core's directories only (not booted in make check)"
-	if ! wait_kernel "$name"; then
-		tail -n 30 "$build/logs/kernel-$name.log"
-		fail_result "$name-objs" "compile (log: build/logs/kernel-$name.log)"
-		return
-	fi
-	grep -E 'WARNING|warning|compiled' "$build/logs/kernel-$name.log"
+	kernel_built "$name" "$name-objs" || return
 	printf 'passed 1\nfailed 0\nskipped 0\n' > "$results/$name-objs"
 	# (Only ours is compiled without a boot: see "streams".)
 	host_suite "sparse-$arch$base_suffix" "$top/harness/lint.sh" "$arch"
@@ -551,19 +551,18 @@ rm -f "$build/logs/guest-times" "$build/logs/check-lines.log"
 stream host host_stream
 for spec in $specs; do
 	IFS=: read -r b arch name variant <<< "$spec"
-	# One stream per base and arch (the variants run in the 6.1 stream
-	# of their arch; the smoke-tested arches have their own).
-	[ -z "$variant" ] || continue
+	# One stream per base and arch, booted or compiled only (the
+	# variants run in the 6.1 stream of their arch; the smoke-tested
+	# arches have their own).
+	case "$variant" in
+	'') what=arch_stream ;;
+	objs) what=objs_stream ;;
+	*) continue ;;
+	esac
 	[[ " $smoke_arches " == *" $arch "* ]] && continue
 	tag=$arch
 	[ "$b" = 6.1 ] || tag=$arch-$b
-	stream "$tag" arch_stream "$b" "$arch"
-done
-for spec in $objs; do
-	IFS=: read -r b arch name variant <<< "$spec"
-	tag=$arch
-	[ "$b" = 6.1 ] || tag=$arch-$b
-	stream "$tag" objs_stream "$b" "$arch"
+	stream "$tag" "$what" "$b" "$arch"
 done
 for arch in $smoke_arches; do stream "$arch" smoke_stream "$arch"; done
 for p in "${pids[@]}"; do wait "$p"; done

@@ -178,10 +178,10 @@ export KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=ftrace KBUILD_BUILD
 
 configure
 start=$(date +%s)
+name=$(kname "$arch" "$flavor")
+mlog="$build/logs/make-$name.log"
+mkdir -p "$build/logs"
 if [ -n "${OBJS_ONLY:-}" ]; then
-	name=$(kname "$arch" "$flavor")
-	mlog="$build/logs/make-$name.log"
-	mkdir -p "$build/logs"
 	adir=${image%%/boot/*}/kernel/
 	echo "kernel: compiling kernel/trace/ and $adir of $name (make's output: ${mlog#"$top"/})"
 	kmake -s -j"${JOBS:-3}" kernel/trace/ "$adir" > "$mlog" 2>&1 ||
@@ -192,9 +192,6 @@ if [ -n "${OBJS_ONLY:-}" ]; then
 fi
 # make's own output goes to a log; a line a minute says how far it got
 # (a cold build takes minutes), then its warnings are shown.
-name=$(kname "$arch" "$flavor")
-mlog="$build/logs/make-$name.log"
-mkdir -p "$build/logs"
 stamp="$out/.build-start"
 touch "$stamp"
 echo "kernel: compiling $name with ${JOBS:-3} jobs (make's output: ${mlog#"$top"/})"
