@@ -1680,6 +1680,8 @@ static void ipmodify_direct_need_filter(struct kunit *test)
 
 struct unregister_work {
 	struct ftrace_ops *ops;
+	/* How to unregister it: unregister_ftrace_function() when NULL. */
+	int (*unregister)(struct ftrace_ops *ops);
 	struct completion done;
 	int ret;
 };
@@ -1688,7 +1690,7 @@ static int unregister_thread(void *data)
 {
 	struct unregister_work *u = data;
 
-	u->ret = unregister_ftrace_function(u->ops);
+	u->ret = (u->unregister ?: unregister_ftrace_function)(u->ops);
 	complete(&u->done);
 	return 0;
 }
@@ -2046,6 +2048,131 @@ static void direct_unregister_waits_for_tasks(struct kunit *test)
 #else
 	kunit_skip(test, "6.1's single-site direct calls only");
 #endif
+}
+
+/*
+ * Unregister @u->ops in a thread (through @u->unregister), wait until the
+ * site at @ip is unpatched, then up to @wait_ms more; return whether the
+ * thread has returned by then.  The caller waits for @u->done.
+ */
+static bool left_within(struct kunit *test, struct unregister_work *u,
+			unsigned long ip, unsigned int wait_ms)
+{
+	unsigned long limit = jiffies + 10 * HZ;
+	struct task_struct *t;
+
+	init_completion(&u->done);
+	t = kthread_run(unregister_thread, u, "ftrace-kunit-unreg");
+	if (IS_ERR(t)) {
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
+		u->ret = (u->unregister ?: unregister_ftrace_function)(u->ops);
+		complete(&u->done);
+		return true;
+	}
+	while (site_target_now(ip) && !completion_done(&u->done) &&
+	       time_before(jiffies, limit))
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, site_target_now(ip), 0UL);
+	limit = jiffies + msecs_to_jiffies(wait_ms);
+	while (!completion_done(&u->done) && time_before(jiffies, limit))
+		usleep_range(1000, 2000);
+	return completion_done(&u->done);
+}
+
+/*
+ * An ops whose owner keeps what its sites call alive past a wait for
+ * tasks of its own (FTRACE_OPS_FL_OWNER_WAITS, as BPF trampolines' are)
+ * leaves without the core waiting for tasks, unless the core gave it a
+ * trampoline, which the core frees.  With RCU-tasks held back by a task
+ * that never yields: such a direct ops returns at once; the same ops
+ * without the flag, and a flagged ops with a trampoline of its own, have
+ * not returned 500 ms after their site was unpatched.
+ */
+static void owner_waits_skips_tasks(struct kunit *test)
+{
+	unsigned long ip = ftrace_location((unsigned long)ksys_sync);
+	struct unregister_work u = { }, v = { };
+	struct tasks_holder h = { };
+	bool left, u_waits = false, v_waits = false;
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	unsigned long addr = (unsigned long)ftrace_stub_direct_tramp;
+#endif
+	int ret;
+
+	if (!ip)
+		kunit_skip(test, "ksys_sync is not traceable");
+	if (!preempt_model_preemptible() || num_online_cpus() < 2)
+		kunit_skip(test, "no full preemption, or one CPU");
+	if (site_target_now(ip))
+		kunit_skip(test, "ksys_sync is traced already");
+	/* Allocated, so FTRACE_OPS_FL_DYNAMIC: freed once they have left. */
+	u.ops = kunit_kzalloc(test, sizeof(*u.ops), GFP_KERNEL);
+	v.ops = kunit_kzalloc(test, sizeof(*v.ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, u.ops);
+	KUNIT_ASSERT_NOT_NULL(test, v.ops);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(u.ops, ip, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(v.ops, ip, 0, 0), 0);
+	v.ops->func = kunit_nop_call;
+	v.ops->flags = FTRACE_OPS_FL_OWNER_WAITS;
+	ret = holder_start(&h);
+	if (ret) {
+		KUNIT_FAIL(test, "no holding thread: %d", ret);
+		goto free;
+	}
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+	u.unregister = ftrace_direct_ops_unregister;
+	u.ops->flags = FTRACE_OPS_FL_OWNER_WAITS;
+	ret = ftrace_direct_ops_register(u.ops, addr);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (!ret) {
+		KUNIT_EXPECT_EQ(test, site_target_now(ip), addr);
+		left = left_within(test, &u, ip, 5000);
+		KUNIT_EXPECT_TRUE_MSG(test, left && !completion_done(&h.done),
+				      "a direct ops whose owner waits for tasks waited for them");
+		wait_for_completion(&u.done);
+		KUNIT_EXPECT_EQ(test, u.ret, 0);
+	}
+	/* Without the flag, the core waits for the held tasks. */
+	u.ops->flags &= ~FTRACE_OPS_FL_OWNER_WAITS;
+	ret = ftrace_direct_ops_register(u.ops, addr);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (!ret) {
+		left = left_within(test, &u, ip, 500);
+		u_waits = true;
+		if (completion_done(&h.done))
+			kunit_mark_skipped(test, "the holder stopped before the check");
+		else
+			KUNIT_EXPECT_FALSE_MSG(test, left,
+					       "a direct ops left while a task held RCU-tasks back");
+	}
+#endif
+	/* A flagged ops with a trampoline of the core's waits for it. */
+	ret = register_ftrace_function(v.ops);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (!ret && !(v.ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP)) {
+		kunit_info(test, "no trampoline of its own for the plain ops");
+		unregister_ftrace_function(v.ops);
+	} else if (!ret) {
+		left = left_within(test, &v, ip, 500);
+		v_waits = true;
+		if (completion_done(&h.done))
+			kunit_mark_skipped(test, "the holder stopped before the check");
+		else
+			KUNIT_EXPECT_FALSE_MSG(test, left,
+					       "an ops with a trampoline left while a task held RCU-tasks back");
+	}
+	holder_stop(&h);
+	if (u_waits) {
+		wait_for_completion(&u.done);
+		KUNIT_EXPECT_EQ(test, u.ret, 0);
+	}
+	if (v_waits) {
+		wait_for_completion(&v.done);
+		KUNIT_EXPECT_EQ(test, v.ret, 0);
+	}
+free:
+	ftrace_free_filter(u.ops);
+	ftrace_free_filter(v.ops);
 }
 
 static struct ftrace_probe_ops held_probe = {
@@ -2577,6 +2704,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(tramp_listed_through_wait),
 	KUNIT_CASE(register_while_unregister_waits),
 	KUNIT_CASE(direct_unregister_waits_for_tasks),
+	KUNIT_CASE(owner_waits_skips_tasks),
 	KUNIT_CASE(tramp_static_kept_parked),
 #ifdef FTRACE_KBASE_612
 	KUNIT_CASE(subops_union_and_edits),

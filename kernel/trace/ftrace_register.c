@@ -168,7 +168,8 @@ static void ops_quiesce_nop(struct work_struct *work)
  * the ops but not yet called it: inside a trampoline, or in the arch
  * caller between loading function_trace_op and the call, when a lone ops
  * is called directly.  RCU-tasks covers those; it is needed for an ops
- * that may be freed (DYNAMIC), whose trampoline is freed with it.  A
+ * that may be freed (DYNAMIC), whose trampoline is freed with it (but see
+ * ops_needs_tasks_rcu() for one whose owner waits itself).  A
  * static ops keeps its trampoline, parked (ftrace_tramp_park()), so a
  * task preempted inside it calls nothing, and the caller switches away
  * from an ops' own function before function_trace_op changes.  One wait
@@ -186,9 +187,22 @@ static void ops_quiesce(bool tasks)
 		synchronize_rcu_tasks();
 }
 
+/*
+ * Whether the wait for @ops must include one for tasks.  Of what a task
+ * preempted at one of its sites may still be running, the core owns only
+ * the ops' own trampoline.  The rest (a direct call's target and what it
+ * calls) is the owner's, and an owner that keeps it alive past a wait for
+ * tasks of its own (FTRACE_OPS_FL_OWNER_WAITS: BPF trampolines, whose
+ * programs BPF frees after RCU-tasks) spares its unregistration that
+ * wait: N of them then share the owner's batched grace periods instead of
+ * waiting N times.
+ */
 static bool ops_needs_tasks_rcu(struct ftrace_ops *ops)
 {
-	return ops->flags & FTRACE_OPS_FL_DYNAMIC;
+	if (!(ops->flags & FTRACE_OPS_FL_DYNAMIC))
+		return false;
+	return !(ops->flags & FTRACE_OPS_FL_OWNER_WAITS) ||
+	       (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP);
 }
 
 static void ops_detach(struct ftrace_ops *ops)
@@ -615,7 +629,9 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  *
  * When this returns, no CPU is about to enter @ops->func, and none is in
  * it with preemption disabled.  A dynamic ops (one that may be freed) is
- * not in use at all.  A static ops that kept its trampoline does not wait
+ * not in use at all, but for a direct call's target, which the owner of
+ * an FTRACE_OPS_FL_OWNER_WAITS ops keeps alive past a wait for tasks of
+ * its own.  A static ops that kept its trampoline does not wait
  * for preempted tasks (as 6.1 does not): a task preempted at the very
  * start of @ops->func, before it disables preemption, may still finish
  * that one call.
