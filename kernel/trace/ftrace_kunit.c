@@ -13,9 +13,11 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 #include <asm/sections.h>
@@ -1651,6 +1653,80 @@ static void lookup_symbols_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, addrs[0], 0UL);
 }
 
+static int cmp_name_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char * const *)a, *(const char * const *)b);
+}
+
+/*
+ * ftrace_lookup_symbols() looks many names up in one walk over the
+ * records, a few by a binary search each: both give every name the same
+ * address.  The names of every 8th vmlinux record (enough for the walk),
+ * then with one more that no record has.
+ */
+static void lookup_symbols_walk_agrees(struct kunit *test)
+{
+	unsigned long nr = ftrace_nr_records(), *addrs, one;
+	struct kallsyms_walk kw = { };
+	struct ftrace_block *b;
+	size_t n = 0, i, k, cap = nr / 8 + 2;
+	const char **syms;
+	char *name;
+
+	name = kunit_kmalloc(test, KSYM_NAME_LEN, GFP_KERNEL);
+	syms = kunit_kcalloc(test, cap, sizeof(*syms), GFP_KERNEL);
+	addrs = kunit_kcalloc(test, cap, sizeof(*addrs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, name);
+	KUNIT_ASSERT_NOT_NULL(test, syms);
+	KUNIT_ASSERT_NOT_NULL(test, addrs);
+	mutex_lock(&ftrace_lock);
+	for_each_ftrace_block(b) {
+		for (i = 0; !b->mod && i < b->count && n < cap - 1; i += 8) {
+			if (!kallsyms_walk_name(&kw, ftrace_rec_ip(b, &b->recs[i]),
+						name))
+				continue;
+			syms[n] = kstrdup(name, GFP_KERNEL);
+			if (syms[n])
+				n++;
+		}
+	}
+	mutex_unlock(&ftrace_lock);
+	sort(syms, n, sizeof(*syms), cmp_name_ptr, NULL);
+	/* Each name once (static functions may share one). */
+	for (i = k = 0; i < n; i++) {
+		if (k && !strcmp(syms[i], syms[k - 1]))
+			kfree(syms[i]);
+		else
+			syms[k++] = syms[i];
+	}
+	n = k;
+	if (n * 32 < nr)
+		goto out;
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(syms, n, addrs), 0);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ftrace_lookup_symbols(&syms[i], 1, &one), 0,
+				    "%s", syms[i]);
+		KUNIT_EXPECT_EQ_MSG(test, addrs[i], one, "%s", syms[i]);
+		KUNIT_EXPECT_NE_MSG(test, ftrace_location(addrs[i]), 0UL, "%s",
+				    syms[i]);
+	}
+	/* A name no record has: the rest are found, the lookup fails. */
+	syms[n] = "ftrace_lookup_symbols";
+	sort(syms, n + 1, sizeof(*syms), cmp_name_ptr, NULL);
+	KUNIT_EXPECT_EQ(test, ftrace_lookup_symbols(syms, n + 1, addrs), -ESRCH);
+	for (i = k = 0; i <= n; i++)
+		k += !addrs[i];
+	KUNIT_EXPECT_EQ(test, k, 1);
+	for (i = 0; i <= n; i++)
+		if (strcmp(syms[i], "ftrace_lookup_symbols"))
+			kfree(syms[i]);
+	return;
+out:
+	for (i = 0; i < n; i++)
+		kfree(syms[i]);
+	kunit_skip(test, "%zu names, too few for the walk of %lu records", n, nr);
+}
+
 static void kunit_nop_call(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
@@ -2700,6 +2776,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(prefilter_never_rejects_a_match),
 	KUNIT_CASE(filter_ip_errors),
 	KUNIT_CASE(lookup_symbols_rules),
+	KUNIT_CASE(lookup_symbols_walk_agrees),
 	KUNIT_CASE(ipmodify_direct_need_filter),
 	KUNIT_CASE(tramp_listed_through_wait),
 	KUNIT_CASE(register_while_unregister_waits),

@@ -18,12 +18,16 @@
  *               (ftrace_word_address()), else the Nth record in
  *               available_filter_functions order.
  */
+#include <linux/bitmap.h>
 #include <linux/bsearch.h>
 #include <linux/ctype.h>
 #include <linux/glob.h>
+#include <linux/hash.h>
 #include <linux/kallsyms.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/stringhash.h>
 
 #include "ftrace_core.h"
 
@@ -640,17 +644,167 @@ static void lookup_modules(struct sym_lookup *l)
 }
 #endif
 
+/*
+ * Many names: one walk over the vmlinux records in address order, naming
+ * each (kallsyms_walk_name()) and looking the name up among those asked
+ * for, costs less than a binary search in kallsyms for each name, which
+ * expands a name at every step.  A lookup of one name costs about as much
+ * as naming LOOKUP_WALK_RATIO records in the walk.
+ */
+#define LOOKUP_WALK_RATIO	32
+
+/*
+ * Open addressing over the indices of the asked names (-1: free), and a
+ * prefilter that rejects most records' names still compressed: one bit
+ * for each asked name's length and first two characters, which the
+ * tokens of a compressed name give without expanding it.  With clang's
+ * LTO the walk cuts suffixes off names, which changes their length: the
+ * length is left out there.
+ */
+#define NAME_KEY_BITS	16
+
+struct name_table {
+	int *slot;
+	unsigned int mask;
+	unsigned long *keys;
+	u8 toklen[256];
+};
+
+static u32 name_key(unsigned int len, u8 c0, u8 c1)
+{
+	if (IS_ENABLED(CONFIG_LTO_CLANG))
+		len = 0;
+	return hash_32(len << 16 | c0 << 8 | c1, NAME_KEY_BITS);
+}
+
+/* The key of the name made of tokens @tok[0..@n) (type character first). */
+static u32 name_key_tokens(const struct name_table *t, const u8 *tok,
+			   unsigned int n)
+{
+	unsigned int i, len = 0, got = 0;
+	u8 c[3] = { };
+	const char *p;
+
+	for (i = 0; i < n; i++) {
+		len += t->toklen[tok[i]];
+		if (got < 3)
+			for (p = kallsyms_token(tok[i]); got < 3 && *p; p++)
+				c[got++] = *p;
+	}
+	return name_key(len ? len - 1 : 0, c[1], c[2]);
+}
+
+static int name_table_init(struct name_table *t, const char **syms,
+			   size_t cnt)
+{
+	unsigned int size = roundup_pow_of_two(cnt * 2), h;
+	size_t i;
+
+	t->slot = kvmalloc_array(size, sizeof(*t->slot), GFP_KERNEL);
+	t->keys = bitmap_zalloc(1 << NAME_KEY_BITS, GFP_KERNEL);
+	if (!t->slot || !t->keys) {
+		kvfree(t->slot);
+		bitmap_free(t->keys);
+		return -ENOMEM;
+	}
+	memset(t->slot, 0xff, size * sizeof(*t->slot));
+	t->mask = size - 1;
+	for (i = 0; i < 256; i++)
+		t->toklen[i] = strlen(kallsyms_token(i));
+	for (i = 0; i < cnt; i++) {
+		size_t len = strlen(syms[i]);
+
+		/* A name given twice keeps its first index. */
+		if (i && !strcmp(syms[i], syms[i - 1]))
+			continue;
+		__set_bit(name_key(len, syms[i][0], len ? syms[i][1] : 0),
+			  t->keys);
+		h = full_name_hash(NULL, syms[i], len) & t->mask;
+		while (t->slot[h] >= 0)
+			h = (h + 1) & t->mask;
+		t->slot[h] = i;
+	}
+	return 0;
+}
+
+static void name_table_free(struct name_table *t)
+{
+	kvfree(t->slot);
+	bitmap_free(t->keys);
+}
+
+static int name_table_find(const struct name_table *t, const char **syms,
+			   const char *name)
+{
+	unsigned int h = full_name_hash(NULL, name, strlen(name)) & t->mask;
+
+	for (; t->slot[h] >= 0; h = (h + 1) & t->mask)
+		if (!strcmp(syms[t->slot[h]], name))
+			return t->slot[h];
+	return -1;
+}
+
+/*
+ * Fill the slots of the names that name a vmlinux record's function, each
+ * with the lowest such function's address (as the binary search finds
+ * it: the first traceable one).  A name kallsyms_walk_name() does not
+ * give (an alias after the first at its address) is left to the search.
+ */
+static int lookup_vmlinux_walk(struct sym_lookup *l)
+{
+	unsigned long ip, size, off;
+	struct kallsyms_walk kw = { };
+	struct name_table *t;
+	struct ftrace_block *b;
+	unsigned int i, n;
+	const u8 *tok;
+	char *name;
+	int k;
+
+	name = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	t = kmalloc(sizeof(*t), GFP_KERNEL);
+	if (!name || !t || name_table_init(t, l->syms, l->cnt)) {
+		kfree(t);
+		kfree(name);
+		return -ENOMEM;
+	}
+	mutex_lock(&ftrace_lock);
+	for_each_ftrace_block(b) {
+		if (b->mod)
+			continue;
+		for (i = 0; i < b->count && l->found < l->cnt; i++) {
+			ip = ftrace_rec_ip(b, &b->recs[i]);
+			tok = kallsyms_walk_tokens(&kw, ip, &n);
+			if (!tok || !test_bit(name_key_tokens(t, tok, n), t->keys) ||
+			    !kallsyms_walk_name(&kw, ip, name))
+				continue;
+			k = name_table_find(t, l->syms, name);
+			if (k < 0 || l->addrs[k] ||
+			    !kallsyms_lookup_size_offset(ip, &size, &off))
+				continue;
+			l->addrs[k] = ip - off;
+			l->found++;
+		}
+	}
+	mutex_unlock(&ftrace_lock);
+	name_table_free(t);
+	kfree(t);
+	kfree(name);
+	return 0;
+}
+
 /**
  * ftrace_lookup_symbols - the addresses of traceable functions, by name
  * @sorted_syms: function names, sorted with strcmp()
  * @cnt: how many
  * @addrs: receives each function's address (0 where none was found)
  *
- * Each name is one binary search in kallsyms' sorted names of vmlinux.
- * On 6.12, names vmlinux lacks are then looked for in the modules'
- * symbols, as stock 6.12 does (its BPF kprobe_multi links take a
- * reference on each module they name); 6.1 looks in vmlinux only.  Must
- * be called without module_mutex held (6.12 takes it).
+ * Each name is one binary search in kallsyms' sorted names of vmlinux;
+ * many names are looked for in one walk over the vmlinux records first
+ * (lookup_vmlinux_walk()).  On 6.12, names vmlinux lacks are then looked
+ * for in the modules' symbols, as stock 6.12 does (its BPF kprobe_multi
+ * links take a reference on each module they name); 6.1 looks in vmlinux
+ * only.  Must be called without module_mutex held (6.12 takes it).
  *
  * Return: 0 if every name was found, -ESRCH otherwise (also when a name
  * is given twice).
@@ -662,6 +816,9 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 	bool twice = false;
 
 	memset(addrs, 0, sizeof(*addrs) * cnt);
+	if (cnt * LOOKUP_WALK_RATIO >= ftrace_nr_records() &&
+	    lookup_vmlinux_walk(&l))
+		return -ENOMEM;
 	for (l.idx = 0; l.idx < cnt; l.idx++) {
 		/*
 		 * A name given twice is found once, so the lookup fails, as
@@ -671,6 +828,8 @@ int ftrace_lookup_symbols(const char **sorted_syms, size_t cnt,
 			twice = true;
 			continue;
 		}
+		if (addrs[l.idx])
+			continue;
 		kallsyms_on_each_match_symbol(lookup_vmlinux_cb,
 					      sorted_syms[l.idx], &l);
 	}
