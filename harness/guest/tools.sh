@@ -223,6 +223,8 @@ fi
 # so no kfunc probe attaches there.
 kfunc() {
 	local name=$1 pat=$2 must=$3 listed
+	# Two files a function (program, link), as a user must raise it.
+	ulimit -n 8192
 	bpftrace -l "kfunc:$pat" | sed 's/^kfunc://; s/^vmlinux://' | sort > /tmp/listed
 	listed=$(wc -l < /tmp/listed)
 	ktap_diag "$name: kfunc:$pat: $listed functions listed, $(names "$pat") traceable"

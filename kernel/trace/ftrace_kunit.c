@@ -2158,18 +2158,20 @@ static bool left_within(struct kunit *test, struct unregister_work *u,
 /*
  * An ops whose owner keeps what its sites call alive past a wait for
  * tasks of its own (FTRACE_OPS_FL_OWNER_WAITS, as BPF trampolines' are)
- * leaves without the core waiting for tasks, unless the core gave it a
- * trampoline, which the core frees.  With RCU-tasks held back by a task
- * that never yields: such a direct ops returns at once; the same ops
- * without the flag, and a flagged ops with a trampoline of its own, have
- * not returned 500 ms after their site was unpatched.
+ * leaves without the core waiting for tasks; a trampoline the core gave
+ * it stays known until the tasks have run on, then goes.  With RCU-tasks
+ * held back by a task that never yields: such a direct ops returns at
+ * once, the same ops without the flag has not returned 500 ms after its
+ * site was unpatched, and a flagged ops with a trampoline returns at once
+ * while its trampoline stays.
  */
 static void owner_waits_skips_tasks(struct kunit *test)
 {
 	unsigned long ip = ftrace_location((unsigned long)ksys_sync);
 	struct unregister_work u = { }, v = { };
 	struct tasks_holder h = { };
-	bool left, u_waits = false, v_waits = false;
+	bool left, u_waits = false;
+	unsigned long tramp = 0, limit;
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 	unsigned long addr = (unsigned long)ftrace_stub_direct_tramp;
 #endif
@@ -2222,33 +2224,143 @@ static void owner_waits_skips_tasks(struct kunit *test)
 					       "a direct ops left while a task held RCU-tasks back");
 	}
 #endif
-	/* A flagged ops with a trampoline of the core's waits for it. */
+	/* A flagged ops with a trampoline of the core's leaves too. */
 	ret = register_ftrace_function(v.ops);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	if (!ret && !(v.ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP)) {
 		kunit_info(test, "no trampoline of its own for the plain ops");
 		unregister_ftrace_function(v.ops);
 	} else if (!ret) {
-		left = left_within(test, &v, ip, 500);
-		v_waits = true;
-		if (completion_done(&h.done))
-			kunit_mark_skipped(test, "the holder stopped before the check");
-		else
-			KUNIT_EXPECT_FALSE_MSG(test, left,
-					       "an ops with a trampoline left while a task held RCU-tasks back");
+		tramp = v.ops->trampoline;
+		left = left_within(test, &v, ip, 5000);
+		KUNIT_EXPECT_TRUE_MSG(test, left && !completion_done(&h.done),
+				      "an ops with a trampoline whose owner waits for tasks waited for them");
+		if (left && !completion_done(&h.done))
+			KUNIT_EXPECT_TRUE_MSG(test, is_ftrace_trampoline(tramp),
+					      "its trampoline went while a task held RCU-tasks back");
+		wait_for_completion(&v.done);
+		KUNIT_EXPECT_EQ(test, v.ret, 0);
+		KUNIT_EXPECT_EQ(test, v.ops->trampoline, 0UL);
 	}
 	holder_stop(&h);
 	if (u_waits) {
 		wait_for_completion(&u.done);
 		KUNIT_EXPECT_EQ(test, u.ret, 0);
 	}
-	if (v_waits) {
-		wait_for_completion(&v.done);
-		KUNIT_EXPECT_EQ(test, v.ret, 0);
-	}
+	/* Once the tasks run on, the trampoline goes. */
+	limit = jiffies + 30 * HZ;
+	while (tramp && is_ftrace_trampoline(tramp) && time_before(jiffies, limit))
+		msleep(20);
+	if (tramp)
+		KUNIT_EXPECT_FALSE_MSG(test, is_ftrace_trampoline(tramp),
+				       "a trampoline left for the tasks was not freed within 30 s");
 free:
 	ftrace_free_filter(u.ops);
 	ftrace_free_filter(v.ops);
+}
+
+/*
+ * The task spin_in_call() holds, and where it is: 1 inside, 2 let go, 3
+ * gone on its own.
+ */
+static struct task_struct *spin_task;
+static atomic_t spin_state;
+
+/*
+ * For spin_task only: stay in the call, preemptible, until let go (or
+ * for 60 s at most).  Called straight from the ops' trampoline
+ * (FTRACE_OPS_FL_RECURSION), so the task's return address is in it.
+ */
+static void spin_in_call(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	unsigned long until = jiffies + 60 * HZ;
+
+	if (current != READ_ONCE(spin_task))
+		return;
+	atomic_set(&spin_state, 1);
+	while (atomic_read(&spin_state) != 2 && time_before(jiffies, until))
+		cpu_relax();
+	/* Left without being let go: 3. */
+	atomic_cmpxchg(&spin_state, 1, 3);
+}
+
+static int spin_thread(void *data)
+{
+	struct completion *done = data;
+
+	ksys_sync();
+	complete(done);
+	return 0;
+}
+
+/*
+ * A task inside the function of an ops whose owner waits for tasks, when
+ * the ops leaves: the unregistration returns while the task is still in
+ * the call, the trampoline it will return through stays, and it goes
+ * once the task has left.  A trampoline freed early, the task would
+ * return into freed text.
+ */
+static void owner_waits_task_inside(struct kunit *test)
+{
+	unsigned long ip = ftrace_location((unsigned long)ksys_sync), tramp;
+	unsigned long limit;
+	struct completion done;
+	struct task_struct *t;
+	struct ftrace_ops *ops;
+
+	if (!ip)
+		kunit_skip(test, "ksys_sync is not traceable");
+	if (!preempt_model_preemptible() || num_online_cpus() < 2)
+		kunit_skip(test, "no full preemption, or one CPU");
+	if (site_target_now(ip))
+		kunit_skip(test, "ksys_sync is traced already");
+	ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	ops->func = spin_in_call;
+	ops->flags = FTRACE_OPS_FL_OWNER_WAITS | FTRACE_OPS_FL_RECURSION;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(ops, ip, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops), 0);
+	tramp = ops->trampoline;
+	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !tramp) {
+		unregister_ftrace_function(ops);
+		ftrace_free_filter(ops);
+		kunit_skip(test, "no trampoline of its own for the ops");
+	}
+	atomic_set(&spin_state, 0);
+	init_completion(&done);
+	t = kthread_create(spin_thread, &done, "ftrace-kunit-spin");
+	if (IS_ERR(t)) {
+		unregister_ftrace_function(ops);
+		ftrace_free_filter(ops);
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
+		return;
+	}
+	WRITE_ONCE(spin_task, t);
+	wake_up_process(t);
+	limit = jiffies + 10 * HZ;
+	while (atomic_read(&spin_state) != 1 && time_before(jiffies, limit))
+		usleep_range(1000, 2000);
+	if (atomic_read(&spin_state) != 1) {
+		KUNIT_FAIL(test, "the task did not reach the call within 10 s");
+		goto out;
+	}
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(ops), 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&spin_state), 1,
+			    "the unregistration waited for the task in the call");
+	KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(tramp));
+out:
+	atomic_set(&spin_state, 2);
+	wait_for_completion(&done);
+	WRITE_ONCE(spin_task, NULL);
+	/* Unregistered (or never reached): the trampoline goes. */
+	unregister_ftrace_function(ops);
+	limit = jiffies + 30 * HZ;
+	while (is_ftrace_trampoline(tramp) && time_before(jiffies, limit))
+		msleep(20);
+	KUNIT_EXPECT_FALSE_MSG(test, is_ftrace_trampoline(tramp),
+			       "a trampoline left for the tasks was not freed within 30 s");
+	ftrace_free_filter(ops);
 }
 
 static struct ftrace_probe_ops held_probe = {
@@ -2782,6 +2894,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(register_while_unregister_waits),
 	KUNIT_CASE(direct_unregister_waits_for_tasks),
 	KUNIT_CASE(owner_waits_skips_tasks),
+	KUNIT_CASE(owner_waits_task_inside),
 	KUNIT_CASE(tramp_static_kept_parked),
 #ifdef FTRACE_KBASE_612
 	KUNIT_CASE(subops_union_and_edits),

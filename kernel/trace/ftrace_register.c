@@ -190,19 +190,18 @@ static void ops_quiesce(bool tasks)
 /*
  * Whether the wait for @ops must include one for tasks.  Of what a task
  * preempted at one of its sites may still be running, the core owns only
- * the ops' own trampoline.  The rest (a direct call's target and what it
- * calls) is the owner's, and an owner that keeps it alive past a wait for
- * tasks of its own (FTRACE_OPS_FL_OWNER_WAITS: BPF trampolines, whose
- * programs BPF frees after RCU-tasks) spares its unregistration that
- * wait: N of them then share the owner's batched grace periods instead of
- * waiting N times.
+ * the ops' own trampoline.  The rest (the ops, its function, a direct
+ * call's target and what they use) is the owner's, and an owner that
+ * keeps it alive past a wait for tasks of its own
+ * (FTRACE_OPS_FL_OWNER_WAITS: BPF trampolines and, on 6.1, kprobe_multi
+ * links) spares its unregistration that wait: the core frees the
+ * trampoline after one of its own (ftrace_tramp_unlist()), and N such
+ * ops share batched grace periods instead of waiting N times.
  */
 static bool ops_needs_tasks_rcu(struct ftrace_ops *ops)
 {
-	if (!(ops->flags & FTRACE_OPS_FL_DYNAMIC))
-		return false;
-	return !(ops->flags & FTRACE_OPS_FL_OWNER_WAITS) ||
-	       (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+	return (ops->flags & FTRACE_OPS_FL_DYNAMIC) &&
+	       !(ops->flags & FTRACE_OPS_FL_OWNER_WAITS);
 }
 
 static void ops_detach(struct ftrace_ops *ops)
@@ -427,6 +426,18 @@ void ftrace_unregister_end(struct ftrace_leaving *l)
 void ftrace_ops_quiesce(struct ftrace_ops *ops)
 {
 	ops_quiesce(ops_needs_tasks_rcu(ops));
+}
+
+/**
+ * ftrace_cpus_quiesce - wait until every CPU has scheduled
+ *
+ * After it, no CPU is still in code that ran with preemption off (or
+ * where RCU is not watching) when it was called: readers of
+ * ftrace_tramp_list, the list function.
+ */
+void ftrace_cpus_quiesce(void)
+{
+	ops_quiesce(false);
 }
 
 /**

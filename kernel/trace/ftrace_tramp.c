@@ -11,6 +11,8 @@
  */
 #include <linux/kallsyms.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "ftrace_core.h"
 
@@ -164,12 +166,97 @@ static bool tramp_goes(struct ftrace_ops *ops)
 	       (ops->flags & FTRACE_OPS_FL_DYNAMIC);
 }
 
+/*
+ * The trampoline of an ops whose owner waits for tasks itself
+ * (FTRACE_OPS_FL_OWNER_WAITS) outlives the ops' unregistration, which
+ * does not wait for the tasks that may be inside it: a stand-in ops
+ * takes the ops' place on ftrace_tramp_list with the trampoline (so that
+ * unwinders and kallsyms still know it), and it is freed after an
+ * RCU-tasks grace period of its own, off ftrace_lock.
+ */
+struct tramp_grave {
+	struct ftrace_ops stand_in;
+	struct rcu_head rcu;
+	struct work_struct work;
+};
+
+static void tramp_grave_free(struct work_struct *work)
+{
+	struct tramp_grave *g = container_of(work, struct tramp_grave, work);
+	struct ftrace_ops *op = &g->stand_in;
+
+	scoped_guard(mutex, &ftrace_lock) {
+		/* A site may still call it: as in ftrace_tramp_release(). */
+		if (ftrace_dead)
+			return;
+		list_del_rcu(&op->list);
+	}
+	ftrace_cpus_quiesce();
+	guard(mutex)(&ftrace_lock);
+	perf_event_text_poke((void *)op->trampoline, (void *)op->trampoline,
+			     op->trampoline_size, NULL, 0);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, op->trampoline,
+			   op->trampoline_size, true, FTRACE_TRAMPOLINE_SYM);
+	ftrace_arch_tramp_free(op);
+	kfree(g);
+}
+
+/* RCU-tasks callbacks run with bottom halves off: free from a work item. */
+static void tramp_grave_tasks_done(struct rcu_head *rcu)
+{
+	struct tramp_grave *g = container_of(rcu, struct tramp_grave, rcu);
+
+	INIT_WORK(&g->work, tramp_grave_free);
+	schedule_work(&g->work);
+}
+
+/*
+ * Hand @ops' trampoline to a stand-in on ftrace_tramp_list, to be freed
+ * once no task can be inside it; @ops gives it up.  False if memory ran
+ * out: the caller then waits for the tasks itself.
+ */
+static bool tramp_bury(struct ftrace_ops *ops)
+{
+	struct tramp_grave *g = kzalloc(sizeof(*g), GFP_KERNEL);
+
+	if (!g)
+		return false;
+	g->stand_in.func = ftrace_stub;
+	g->stand_in.trampoline = ops->trampoline;
+	g->stand_in.trampoline_size = ops->trampoline_size;
+	/* What the back end and the x86 unwinder read of a trampoline's ops. */
+	g->stand_in.flags = ops->flags & (FTRACE_OPS_FL_SAVE_REGS |
+					  FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED |
+					  FTRACE_OPS_FL_ALLOC_TRAMP |
+					  FTRACE_OPS_FL_DYNAMIC);
+	list_replace_rcu(&ops->list, &g->stand_in.list);
+	/*
+	 * A reader that found @ops still reads its trampoline: @ops forgets
+	 * it once they are done (ftrace_tramp_release(), tramp_buried()).
+	 */
+	ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
+	call_rcu_tasks(&g->rcu, tramp_grave_tasks_done);
+	return true;
+}
+
+/* Did tramp_bury() hand @ops' trampoline to a stand-in? */
+static bool tramp_buried(struct ftrace_ops *ops)
+{
+	return (ops->flags & FTRACE_OPS_FL_OWNER_WAITS) &&
+	       !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) &&
+	       ops->trampoline_size;
+}
+
 /**
  * ftrace_tramp_unlist - take leaving trampolines off ftrace_tramp_list
  * @ops: ops being unregistered (FTRACE_OPS_FL_REMOVING), after the waits
  *	for tasks that may be inside their trampolines: until then
  *	unwinders and kallsyms must still know them
  * @n: how many
+ *
+ * The trampoline of an ops whose owner waits for tasks
+ * (FTRACE_OPS_FL_OWNER_WAITS), which was not waited for, stays listed
+ * under a stand-in until no task can be inside it (tramp_bury()).
  *
  * Return: true if any left the list: the caller must then wait once
  * more for every CPU to schedule (readers of the list run with
@@ -181,11 +268,16 @@ bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if ((ops[i]->flags & FTRACE_OPS_FL_REMOVING) &&
-		    tramp_goes(ops[i])) {
-			list_del_rcu(&ops[i]->list);
-			any = true;
+		if (!(ops[i]->flags & FTRACE_OPS_FL_REMOVING) ||
+		    !tramp_goes(ops[i]))
+			continue;
+		any = true;
+		if (ops[i]->flags & FTRACE_OPS_FL_OWNER_WAITS) {
+			if (tramp_bury(ops[i]))
+				continue;
+			synchronize_rcu_tasks();
 		}
+		list_del_rcu(&ops[i]->list);
 	}
 	return any;
 }
@@ -194,13 +286,19 @@ bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n)
  * ftrace_tramp_release - free the trampoline of an ops that has left
  * @ops: an unregistered ops, off ftrace_tramp_list, that no CPU runs
  *
- * A dynamic ops' trampoline is freed (perf hears of it first); a static
- * ops keeps its trampoline, parked, for its next registration.  After a
- * failed update a site may still call the trampoline: once ftrace is
- * dead it is never freed.
+ * A dynamic ops' trampoline is freed (perf hears of it first), or, if a
+ * stand-in took it (tramp_bury()), forgotten; a static ops keeps its
+ * trampoline, parked, for its next registration.  After a failed update
+ * a site may still call the trampoline: once ftrace is dead it is never
+ * freed.
  */
 void ftrace_tramp_release(struct ftrace_ops *ops)
 {
+	if (tramp_buried(ops)) {
+		ops->trampoline = 0;
+		ops->trampoline_size = 0;
+		return;
+	}
 	if (!tramp_goes(ops))
 		return;
 	if (!ftrace_dead && ops->trampoline) {
