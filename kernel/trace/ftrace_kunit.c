@@ -2156,6 +2156,22 @@ static bool left_within(struct kunit *test, struct unregister_work *u,
 }
 
 /*
+ * Why a test cannot hold a task in the kernel while ksys_sync (@ip) is
+ * traced, or NULL: a spinning task must be preempted, not switched away
+ * of its own accord, and the site must be free.
+ */
+static const char *cannot_hold_in(unsigned long ip)
+{
+	if (!ip)
+		return "ksys_sync is not traceable";
+	if (!preempt_model_preemptible() || num_online_cpus() < 2)
+		return "no full preemption, or one CPU";
+	if (site_target_now(ip))
+		return "ksys_sync is traced already";
+	return NULL;
+}
+
+/*
  * An ops whose owner keeps what its sites call alive past a wait for
  * tasks of its own (FTRACE_OPS_FL_OWNER_WAITS, as BPF trampolines' are)
  * leaves without the core waiting for tasks; a trampoline the core gave
@@ -2175,14 +2191,12 @@ static void owner_waits_skips_tasks(struct kunit *test)
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 	unsigned long addr = (unsigned long)ftrace_stub_direct_tramp;
 #endif
+	const char *why;
 	int ret;
 
-	if (!ip)
-		kunit_skip(test, "ksys_sync is not traceable");
-	if (!preempt_model_preemptible() || num_online_cpus() < 2)
-		kunit_skip(test, "no full preemption, or one CPU");
-	if (site_target_now(ip))
-		kunit_skip(test, "ksys_sync is traced already");
+	why = cannot_hold_in(ip);
+	if (why)
+		kunit_skip(test, "%s", why);
 	/* Allocated, so FTRACE_OPS_FL_DYNAMIC: freed once they have left. */
 	u.ops = kunit_kzalloc(test, sizeof(*u.ops), GFP_KERNEL);
 	v.ops = kunit_kzalloc(test, sizeof(*v.ops), GFP_KERNEL);
@@ -2308,13 +2322,11 @@ static void owner_waits_task_inside(struct kunit *test)
 	struct completion done;
 	struct task_struct *t;
 	struct ftrace_ops *ops;
+	const char *why;
 
-	if (!ip)
-		kunit_skip(test, "ksys_sync is not traceable");
-	if (!preempt_model_preemptible() || num_online_cpus() < 2)
-		kunit_skip(test, "no full preemption, or one CPU");
-	if (site_target_now(ip))
-		kunit_skip(test, "ksys_sync is traced already");
+	why = cannot_hold_in(ip);
+	if (why)
+		kunit_skip(test, "%s", why);
 	ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ops);
 	ops->func = spin_in_call;
@@ -2406,14 +2418,13 @@ static void probe_removal_waits(struct kunit *test, bool shrink)
 	struct ftrace_ops *b;
 	bool held = false, moved, early, done = false;
 	int ret = -EBUSY, frees = 0, n;
+	const char *why;
 
-	if (!ip_a || !ip_b || !ip_c)
-		kunit_skip(test, "ksys_sync, vfs_read or sync_filesystem is not traceable");
-	/* A spinning task is preempted, not switched away of its own accord. */
-	if (!preempt_model_preemptible() || num_online_cpus() < 2)
-		kunit_skip(test, "no full preemption, or one CPU");
-	if (site_target_now(ip_a))
-		kunit_skip(test, "ksys_sync is traced already");
+	if (!ip_b || !ip_c)
+		kunit_skip(test, "vfs_read or sync_filesystem is not traceable");
+	why = cannot_hold_in(ip_a);
+	if (why)
+		kunit_skip(test, "%s", why);
 	r.tr = kunit_kzalloc(test, sizeof(*r.tr), GFP_KERNEL);
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r.tr);
