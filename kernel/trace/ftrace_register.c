@@ -640,9 +640,10 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  *
  * When this returns, no CPU is about to enter @ops->func, and none is in
  * it with preemption disabled.  A dynamic ops (one that may be freed) is
- * not in use at all, but for a direct call's target, which the owner of
- * an FTRACE_OPS_FL_OWNER_WAITS ops keeps alive past a wait for tasks of
- * its own.  A static ops that kept its trampoline does not wait
+ * not in use at all, but for an FTRACE_OPS_FL_OWNER_WAITS ops, whose
+ * owner keeps it, its function and a direct call's target alive past a
+ * wait for tasks of its own: a task preempted in its trampoline may still
+ * call it.  A static ops that kept its trampoline does not wait
  * for preempted tasks (as 6.1 does not): a task preempted at the very
  * start of @ops->func, before it disables preemption, may still finish
  * that one call.
