@@ -258,7 +258,6 @@ int ftrace_leave_begin(struct ftrace_leaving *l, struct ftrace_ops **ops,
 void ftrace_leave_wait(struct ftrace_leaving *l);
 void ftrace_leave_end(struct ftrace_leaving *l);
 void ftrace_ops_quiesce(struct ftrace_ops *ops);
-void ftrace_cpus_quiesce(void);
 void ftrace_tasks_quiesce(void);
 /*
  * The core's side of a trampoline's life (ftrace_tramp.c; without dynamic

@@ -429,18 +429,6 @@ void ftrace_ops_quiesce(struct ftrace_ops *ops)
 }
 
 /**
- * ftrace_cpus_quiesce - wait until every CPU has scheduled
- *
- * After it, no CPU is still in code that ran with preemption off (or
- * where RCU is not watching) when it was called: readers of
- * ftrace_tramp_list, the list function.
- */
-void ftrace_cpus_quiesce(void)
-{
-	ops_quiesce(false);
-}
-
-/**
  * ftrace_tasks_quiesce - wait until no task can be inside code a site called
  *
  * For code the core does not own and a static ops does not cover: a

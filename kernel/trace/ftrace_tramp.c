@@ -180,6 +180,18 @@ struct tramp_grave {
 	struct work_struct work;
 };
 
+/* Free @op's trampoline, perf hearing of it first. */
+static void tramp_free(struct ftrace_ops *op)
+{
+	perf_event_text_poke((void *)op->trampoline, (void *)op->trampoline,
+			     op->trampoline_size, NULL, 0);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, op->trampoline,
+			   op->trampoline_size, true, FTRACE_TRAMPOLINE_SYM);
+	ftrace_arch_tramp_free(op);
+	op->trampoline = 0;
+	op->trampoline_size = 0;
+}
+
 static void tramp_grave_free(struct work_struct *work)
 {
 	struct tramp_grave *g = container_of(work, struct tramp_grave, work);
@@ -191,13 +203,10 @@ static void tramp_grave_free(struct work_struct *work)
 			return;
 		list_del_rcu(&op->list);
 	}
-	ftrace_cpus_quiesce();
+	/* Readers of the list run with preemption off. */
+	synchronize_rcu_tasks_rude();
 	guard(mutex)(&ftrace_lock);
-	perf_event_text_poke((void *)op->trampoline, (void *)op->trampoline,
-			     op->trampoline_size, NULL, 0);
-	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, op->trampoline,
-			   op->trampoline_size, true, FTRACE_TRAMPOLINE_SYM);
-	ftrace_arch_tramp_free(op);
+	tramp_free(op);
 	kfree(g);
 }
 
@@ -301,17 +310,8 @@ void ftrace_tramp_release(struct ftrace_ops *ops)
 	}
 	if (!tramp_goes(ops))
 		return;
-	if (!ftrace_dead && ops->trampoline) {
-		perf_event_text_poke((void *)ops->trampoline,
-				     (void *)ops->trampoline,
-				     ops->trampoline_size, NULL, 0);
-		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
-				   ops->trampoline, ops->trampoline_size, true,
-				   FTRACE_TRAMPOLINE_SYM);
-		ftrace_arch_tramp_free(ops);
-		ops->trampoline = 0;
-		ops->trampoline_size = 0;
-	}
+	if (!ftrace_dead && ops->trampoline)
+		tramp_free(ops);
 	ops->flags &= ~FTRACE_OPS_FL_ALLOC_TRAMP;
 }
 
