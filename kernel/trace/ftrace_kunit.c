@@ -2273,6 +2273,117 @@ free:
 	ftrace_free_filter(v.ops);
 }
 
+/*
+ * The task spin_in_call() holds, and where it is: 1 inside, 2 let go, 3
+ * gone on its own, 4 called with preemption off (not from the trampoline).
+ */
+static struct task_struct *spin_task;
+static atomic_t spin_state;
+
+/*
+ * For spin_task only: stay in the call, preemptible, until let go (or
+ * for 60 s at most).  Called straight from the ops' trampoline (the ops
+ * has no FTRACE_OPS_FL_RECURSION, which would put the core's wrapper,
+ * with preemption off, between them), so the task's return address is in
+ * the trampoline.
+ */
+static void spin_in_call(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	unsigned long until = jiffies + 60 * HZ;
+
+	if (current != READ_ONCE(spin_task))
+		return;
+	/* Through the list function: the test needs the trampoline. */
+	if (!preemptible()) {
+		atomic_set(&spin_state, 4);
+		return;
+	}
+	atomic_set(&spin_state, 1);
+	while (atomic_read(&spin_state) != 2 && time_before(jiffies, until))
+		cpu_relax();
+	/* Left without being let go: 3. */
+	atomic_cmpxchg(&spin_state, 1, 3);
+}
+
+static int spin_thread(void *data)
+{
+	struct completion *done = data;
+
+	ksys_sync();
+	complete(done);
+	return 0;
+}
+
+/*
+ * A task inside the function of an ops whose owner waits for tasks, when
+ * the ops leaves: the unregistration returns while the task is still in
+ * the call, the trampoline it will return through stays, and it goes
+ * once the task has left.  A trampoline freed early, the task would
+ * return into freed text.
+ */
+static void owner_waits_task_inside(struct kunit *test)
+{
+	unsigned long ip = ftrace_location((unsigned long)ksys_sync), tramp;
+	unsigned long limit;
+	struct completion done;
+	struct task_struct *t;
+	struct ftrace_ops *ops;
+	const char *why;
+
+	why = cannot_hold_in(ip);
+	if (why)
+		kunit_skip(test, "%s", why);
+	ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	ops->func = spin_in_call;
+	ops->flags = FTRACE_OPS_FL_OWNER_WAITS;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(ops, ip, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops), 0);
+	tramp = ops->trampoline;
+	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) || !tramp ||
+	    !is_ftrace_trampoline(site_target_now(ip))) {
+		unregister_ftrace_function(ops);
+		ftrace_free_filter(ops);
+		kunit_skip(test, "ksys_sync does not call a trampoline of the ops' own");
+	}
+	atomic_set(&spin_state, 0);
+	init_completion(&done);
+	t = kthread_create(spin_thread, &done, "ftrace-kunit-spin");
+	if (IS_ERR(t)) {
+		unregister_ftrace_function(ops);
+		ftrace_free_filter(ops);
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(t));
+		return;
+	}
+	WRITE_ONCE(spin_task, t);
+	wake_up_process(t);
+	limit = jiffies + 10 * HZ;
+	while (atomic_read(&spin_state) == 0 && time_before(jiffies, limit))
+		usleep_range(1000, 2000);
+	if (atomic_read(&spin_state) != 1) {
+		KUNIT_FAIL(test, "the task did not reach the call preemptible within 10 s: %d",
+			   atomic_read(&spin_state));
+		goto out;
+	}
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(ops), 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&spin_state), 1,
+			    "the unregistration waited for the task in the call");
+	KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(tramp));
+out:
+	atomic_set(&spin_state, 2);
+	wait_for_completion(&done);
+	WRITE_ONCE(spin_task, NULL);
+	/* Unregistered (or never reached): the trampoline goes. */
+	unregister_ftrace_function(ops);
+	limit = jiffies + 30 * HZ;
+	while (is_ftrace_trampoline(tramp) && time_before(jiffies, limit))
+		msleep(20);
+	KUNIT_EXPECT_FALSE_MSG(test, is_ftrace_trampoline(tramp),
+			       "a trampoline left for the tasks was not freed within 30 s");
+	ftrace_free_filter(ops);
+}
+
 static struct ftrace_probe_ops held_probe = {
 	.func = probe_nop,
 	.free = probe_count_free,
@@ -2803,6 +2914,7 @@ static struct kunit_case match_cases[] = {
 	KUNIT_CASE(register_while_unregister_waits),
 	KUNIT_CASE(direct_unregister_waits_for_tasks),
 	KUNIT_CASE(owner_waits_skips_tasks),
+	KUNIT_CASE(owner_waits_task_inside),
 	KUNIT_CASE(tramp_static_kept_parked),
 #ifdef FTRACE_KBASE_612
 	KUNIT_CASE(subops_union_and_edits),
