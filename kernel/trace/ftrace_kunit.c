@@ -1009,6 +1009,78 @@ static void trampoline_slots_run_out(struct kunit *test)
 }
 
 /*
+ * The prefilter (ftrace_plan_prefilter()) changes what planning costs,
+ * never what it plans: with an ops that wants every site and has a
+ * trampoline, @a, @r and 40 ops of one site each, every record's planned
+ * flag word is the same with the prefilter as without.  An ops whose
+ * filter is empty but whose notrace hash is not wants nearly every site:
+ * then there is no prefilter.
+ */
+static void plan_prefilter_agrees(struct kunit *test)
+{
+	struct plan_fixture *f = test->priv;
+	struct ftrace_ops *ops, *all;
+	struct ftrace_hash *h;
+	const int n = 40;
+	u32 *want;
+	int i;
+
+	ops = kunit_kcalloc(test, n + 1, sizeof(*ops), GFP_KERNEL);
+	want = kunit_kcalloc(test, f->b->count, sizeof(*want), GFP_KERNEL);
+	KUNIT_EXPECT_TRUE(test, ops && want);
+	if (!ops || !want)
+		return;
+	all = &ops[n];
+	all->func = cb;
+	all->trampoline = site_ip(4);	/* any distinct address */
+	ftrace_ops_init(all);
+	all->flags |= FTRACE_OPS_FL_ENABLED;
+	RCU_INIT_POINTER(all->next, &f->a);
+	RCU_INIT_POINTER(f->list, all);
+	for (i = 0; i < n; i++) {
+		ops[i].func = cb;
+		ftrace_ops_init(&ops[i]);
+		h = new_hash(&ops[i].local_hash.filter_hash);
+		KUNIT_EXPECT_NOT_NULL(test, h);
+		if (!h)
+			goto out;
+		ftrace_hash_add(h, site_ip(3 + 2 * i));
+		ops[i].flags |= FTRACE_OPS_FL_ENABLED;
+		RCU_INIT_POINTER(ops[i].next, rcu_dereference_raw(f->list));
+		RCU_INIT_POINTER(f->list, &ops[i]);
+	}
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
+	for (i = 0; i < f->b->count; i++)
+		want[i] = f->b->recs[i].flags;
+	/* Flag words that differ where the prefilter tells sites apart. */
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 3)), 2U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 4)), 1U);
+	KUNIT_EXPECT_TRUE(test, rec_of(f, 4)->flags & FTRACE_FL_TRAMP);
+	ftrace_plan_prefilter(&f->ctx);
+	KUNIT_EXPECT_NOT_NULL(test, f->ctx.prefilter);
+	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
+	for (i = 0; i < f->b->count; i++)
+		KUNIT_EXPECT_EQ_MSG(test, f->b->recs[i].flags, want[i],
+				    "record %d planned otherwise with the prefilter", i);
+	f->ctx.prefilter = NULL;
+	/* Every function but one: no prefilter. */
+	h = rcu_dereference_raw(ops[0].local_hash.filter_hash);
+	ftrace_hash_clear(h);
+	RCU_INIT_POINTER(ops[0].local_hash.notrace_hash, h);
+	RCU_INIT_POINTER(ops[0].local_hash.filter_hash, &ftrace_empty_hash);
+	ftrace_hash_add(h, site_ip(3));
+	ftrace_plan_prefilter(&f->ctx);
+	KUNIT_EXPECT_NULL(test, f->ctx.prefilter);
+	f->ctx.prefilter = NULL;
+	RCU_INIT_POINTER(ops[0].local_hash.filter_hash, h);
+	RCU_INIT_POINTER(ops[0].local_hash.notrace_hash, &ftrace_empty_hash);
+out:
+	RCU_INIT_POINTER(f->list, &f->a);
+	for (i = 0; i < n; i++)
+		ftrace_hash_free(rcu_dereference_raw(ops[i].local_hash.filter_hash));
+}
+
+/*
  * An ops with empty hashes is counted once for every site; the others
  * are asked per site.  The counts must not depend on how many of each.
  */
@@ -2942,6 +3014,7 @@ static struct kunit_case plan_cases[] = {
 	KUNIT_CASE(trampoline_for_a_lone_ops),
 	KUNIT_CASE(trampoline_slots_run_out),
 	KUNIT_CASE(plan_all_and_picky_ops),
+	KUNIT_CASE(plan_prefilter_agrees),
 	KUNIT_CASE(mismatch_is_not_written),
 	KUNIT_CASE(touched_and_modified_stick),
 	KUNIT_CASE(batches_sorted_and_bounded),

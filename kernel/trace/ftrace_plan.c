@@ -24,6 +24,8 @@
  * The planner reads the ops list of the context it is given and writes
  * only records' flag words and the trampoline slots.
  */
+#include <linux/hash.h>
+
 #include "ftrace_update.h"
 
 /* What planning keeps of a record's flag word. */
@@ -253,6 +255,66 @@ static u32 want_flags(const struct want *w, bool *conflict)
 }
 
 /*
+ * The prefilter of a planning pass: one bit for each value of
+ * prefilter_key(), set for every function in the filter of an active ops
+ * that chooses by hash.  A record whose bit is clear is wanted by no such
+ * ops, so planning it asks none of them.  Without it, planning costs a
+ * hash lookup per record and such ops: with hundreds of one-function ops
+ * (a BPF trampoline each), every registration asked each of them about
+ * every record.  Built under ftrace_lock for the live context only.
+ */
+#define PREFILTER_BITS		14
+static DECLARE_BITMAP(prefilter_bits, 1U << PREFILTER_BITS);
+
+static unsigned int prefilter_key(unsigned long ip)
+{
+	return hash_long(ip, PREFILTER_BITS);
+}
+
+/**
+ * ftrace_plan_prefilter - let the next planning pass skip ops that want no site
+ * @ctx: the context of the pass, whose ops list does not change until the
+ *	 caller sets @ctx->prefilter to NULL again (ftrace_lock held)
+ *
+ * Sets @ctx->prefilter, or leaves it NULL when it would not help: an
+ * active ops with an empty filter but a notrace hash wants nearly every
+ * function, and filters with more functions than a quarter of the bits
+ * would set most of them.
+ */
+void ftrace_plan_prefilter(struct ftrace_plan_ctx *ctx)
+{
+	unsigned int entries = 0;
+	struct ftrace_func_entry *e;
+	struct ftrace_ops *op;
+	struct ftrace_hash *h;
+	unsigned long i;
+
+	lockdep_assert_held(&ftrace_lock);
+	ctx->prefilter = NULL;
+	do_for_each_ftrace_op(op, *ctx->ops) {
+		if (!plan_active(ctx, op) || ftrace_ops_wants_all(op))
+			continue;
+		h = ftrace_ops_hash_locked(op, false);
+		if (ftrace_hash_empty(h))
+			return;
+		entries += h->count;
+		if (entries > (1U << PREFILTER_BITS) / 4)
+			return;
+	} while_for_each_ftrace_op(op);
+	if (!entries)
+		return;
+	bitmap_zero(prefilter_bits, 1U << PREFILTER_BITS);
+	do_for_each_ftrace_op(op, *ctx->ops) {
+		if (!plan_active(ctx, op) || ftrace_ops_wants_all(op))
+			continue;
+		h = ftrace_ops_hash_locked(op, false);
+		for_each_hash_entry(h, i, e)
+			__set_bit(prefilter_key(e->ip), prefilter_bits);
+	} while_for_each_ftrace_op(op);
+	ctx->prefilter = prefilter_bits;
+}
+
+/*
  * Step 1 for one block: store each record's wanted state.
  *
  * Return: the number of sites two ops want to change the IP of (such an
@@ -261,12 +323,13 @@ static u32 want_flags(const struct want *w, bool *conflict)
 unsigned int ftrace_plan_block(const struct ftrace_plan_ctx *ctx,
 			       struct ftrace_block *b)
 {
+	bool conflict, conflict_all = false, all_known = false;
 	unsigned int conflicts = 0;
 	struct ftrace_rec *r;
-	bool conflict;
+	u32 f, f_all = 0;
+	unsigned long ip;
 	struct plan p;
 	struct want w;
-	u32 f;
 
 	plan_prepare(ctx, &p);
 	if (!p.npicky) {
@@ -277,7 +340,19 @@ unsigned int ftrace_plan_block(const struct ftrace_plan_ctx *ctx,
 		return conflict ? b->count : 0;
 	}
 	for (r = b->recs; r < b->recs + b->count; r++) {
-		plan_want(&p, ftrace_rec_ip(b, r), &w);
+		ip = ftrace_rec_ip(b, r);
+		if (ctx->prefilter &&
+		    !test_bit(prefilter_key(ip), ctx->prefilter)) {
+			/* No ops that chooses wants it: as when none chooses. */
+			if (!all_known) {
+				f_all = want_flags(&p.all, &conflict_all);
+				all_known = true;
+			}
+			r->flags = (r->flags & REC_STATE) | f_all;
+			conflicts += conflict_all;
+			continue;
+		}
+		plan_want(&p, ip, &w);
 		f = want_flags(&w, &conflict);
 		r->flags = (r->flags & REC_STATE) | f;
 		conflicts += conflict;

@@ -185,8 +185,10 @@ static int run_update(int command)
 	if (command & FTRACE_UPDATE_CALLS) {
 		unsigned int conflicts = 0;
 
+		ftrace_plan_prefilter(&engine.live);
 		for_each_ftrace_block(b)
 			conflicts += ftrace_plan_block(&engine.live, b);
+		engine.live.prefilter = NULL;
 		if (conflicts)
 			return -EBUSY;
 		for_each_ftrace_block(b)

@@ -34,6 +34,7 @@ struct ftrace_plan_ctx {
 	bool sole_tramp_known;
 	int sole_slot;
 	unsigned long sole_tramp;
+	const unsigned long *prefilter;	/* see ftrace_plan_prefilter() */
 };
 
 /*
@@ -64,6 +65,7 @@ unsigned int ftrace_plan_block(const struct ftrace_plan_ctx *ctx,
 void ftrace_plan_mark(struct ftrace_block *b);
 bool ftrace_plan_pending(struct ftrace_plan_ctx *ctx);
 void ftrace_plan_begin(struct ftrace_plan_ctx *ctx);
+void ftrace_plan_prefilter(struct ftrace_plan_ctx *ctx);
 void ftrace_plan_site(struct ftrace_plan_ctx *ctx, unsigned long ip, u32 f,
 		      bool enable, struct ftrace_site_change *c);
 void ftrace_slots_gc(void);
