@@ -237,6 +237,7 @@ ftrace_func_t ftrace_wanted_func(void);
 int ftrace_run_update(int command);
 /* ftrace_register.c */
 int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command);
+int ftrace_shutdown_text_gone(struct ftrace_ops *ops);
 /*
  * An unregistration in two halves, the waits between them unlocked: of
  * one ops (ftrace_unregister_begin() and _end(), which take ftrace_lock)
@@ -267,7 +268,7 @@ void ftrace_tramp_prepare(struct ftrace_ops *ops);
 int ftrace_tramp_update(struct ftrace_ops *ops);
 void ftrace_tramp_refresh(struct ftrace_ops *ops);
 void ftrace_tramp_park(struct ftrace_ops *ops);
-bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n);
+bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n, bool bury);
 void ftrace_tramp_release(struct ftrace_ops *ops);
 /* The ops with a trampoline the back end allocated (ftrace_tramp.c). */
 extern struct list_head ftrace_tramp_list;
@@ -495,6 +496,8 @@ int ftrace_run_command(struct trace_array *tr, struct ftrace_hash *hash,
 void ftrace_probes_show(struct seq_file *m, struct trace_array *tr);
 bool ftrace_ops_is_probe(struct ftrace_ops *ops);
 void ftrace_probes_drop_range(unsigned long start, unsigned long end);
+void ftrace_tr_probes_drop_range(struct trace_array *tr, unsigned long start,
+				 unsigned long end);
 
 /* ftrace_mod.c */
 int ftrace_mod_word(struct list_head *mods, struct ftrace_hash *hash,

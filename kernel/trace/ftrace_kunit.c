@@ -2611,6 +2611,106 @@ static void probe_shrinks_without_lock(struct kunit *test)
 	probe_removal_waits(test, true);
 }
 
+/*
+ * When a probed function's text goes away (module unload, freed init
+ * text), the function becomes an orphan of its probe under ftrace_lock,
+ * and no task can still run that text: nothing waits for tasks, so a task
+ * that stays preempted holds no registration up.  ksys_sync stands for
+ * the text here.  With @shrink, sync_filesystem stays probed (the filter
+ * shrinks); otherwise the probe's ops leaves.  The orphan keeps its data
+ * until the probe is removed.
+ */
+static void probe_text_gone_waits_not(struct kunit *test, bool shrink)
+{
+	unsigned long ip_a = ftrace_location((unsigned long)ksys_sync);
+	unsigned long ip_c = ftrace_location((unsigned long)sync_filesystem);
+	char glob_a[] = "ksys_sync", glob_c[] = "sync_filesystem";
+	unsigned long tramp, limit;
+	struct tasks_holder h = { };
+	struct trace_array *tr;
+	bool held;
+	int n;
+
+	if (!ip_a || !ip_c)
+		kunit_skip(test, "ksys_sync or sync_filesystem is not traceable");
+	/* A spinning task is preempted, not switched away of its own accord. */
+	if (!preempt_model_preemptible() || num_online_cpus() < 2)
+		kunit_skip(test, "no full preemption, or one CPU");
+	if (site_target_now(ip_a))
+		kunit_skip(test, "ksys_sync is traced already");
+	tr = kunit_kzalloc(test, sizeof(*tr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	INIT_LIST_HEAD(&tr->func_probes);
+	probe_frees = 0;
+	probe_frees_all = 0;
+	n = register_ftrace_function_probe(glob_a, tr, &held_probe, NULL);
+	if (n != 1) {
+		KUNIT_FAIL(test, "ksys_sync probed: %d", n);
+		goto out;
+	}
+	if (shrink && register_ftrace_function_probe(glob_c, tr, &held_probe,
+						     NULL) != 1) {
+		KUNIT_FAIL(test, "sync_filesystem not probed");
+		goto out;
+	}
+	n = holder_start(&h);
+	if (n) {
+		KUNIT_FAIL(test, "no holding thread: %d", n);
+		goto out;
+	}
+	/* The probe's own trampoline, if the site calls one. */
+	tramp = site_target_now(ip_a);
+	if (!is_ftrace_trampoline(tramp))
+		tramp = 0;
+	mutex_lock(&ftrace_lock);
+	ftrace_tr_probes_drop_range(tr, ip_a, ip_a + 1);
+	mutex_unlock(&ftrace_lock);
+	held = !completion_done(&h.done);
+	KUNIT_EXPECT_TRUE_MSG(test, held,
+			      "text going away waited for tasks under ftrace_lock");
+	KUNIT_EXPECT_EQ(test, site_target_now(ip_a), 0UL);
+	if (shrink)
+		KUNIT_EXPECT_NE(test, site_target_now(ip_c), 0UL);
+	KUNIT_EXPECT_FALSE(test, list_empty(&tr->func_probes));
+	KUNIT_EXPECT_EQ(test, probe_frees, 0);
+	/*
+	 * A task may still be in the trampoline of a probe that left (come
+	 * from a function removed just before): it stays until the tasks
+	 * have run on.
+	 */
+	if (tramp && held)
+		KUNIT_EXPECT_TRUE_MSG(test, is_ftrace_trampoline(tramp),
+				      "the probe's trampoline went while tasks were held");
+	holder_stop(&h);
+	if (tramp && !shrink) {
+		limit = jiffies + 30 * HZ;
+		while (is_ftrace_trampoline(tramp) && time_before(jiffies, limit))
+			msleep(20);
+		KUNIT_EXPECT_FALSE_MSG(test, is_ftrace_trampoline(tramp),
+				       "the probe's trampoline was not freed within 30 s");
+	}
+	/* The orphan's data and the probe go when the user removes it. */
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function_probe_func(NULL, tr,
+								    &held_probe), 0);
+	KUNIT_EXPECT_EQ(test, probe_frees, shrink ? 2 : 1);
+	KUNIT_EXPECT_EQ(test, probe_frees_all, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&tr->func_probes));
+	KUNIT_EXPECT_EQ(test, site_target_now(ip_c), 0UL);
+	return;
+out:
+	unregister_ftrace_function_probe_func(NULL, tr, &held_probe);
+}
+
+static void probe_text_gone_leaves(struct kunit *test)
+{
+	probe_text_gone_waits_not(test, false);
+}
+
+static void probe_text_gone_shrinks(struct kunit *test)
+{
+	probe_text_gone_waits_not(test, true);
+}
+
 /* How many times @ops is on ftrace_tramp_list. */
 static unsigned int tramp_listed(struct ftrace_ops *ops)
 {
@@ -2961,6 +3061,8 @@ static struct kunit_case probe_cases[] = {
 	KUNIT_CASE(probe_init_failure_undone),
 	KUNIT_CASE(probe_leaves_without_lock),
 	KUNIT_CASE(probe_shrinks_without_lock),
+	KUNIT_CASE(probe_text_gone_leaves),
+	KUNIT_CASE(probe_text_gone_shrinks),
 	{}
 };
 

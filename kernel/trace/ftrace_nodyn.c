@@ -72,7 +72,7 @@ void ftrace_tramp_park(struct ftrace_ops *ops)
 {
 }
 
-bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n)
+bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n, bool bury)
 {
 	return false;
 }

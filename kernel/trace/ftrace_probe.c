@@ -358,19 +358,6 @@ out:
 	return ret;
 }
 
-/*
- * Make @left (not empty) the live set of @p; when this returns without
- * error, no CPU runs the probe for the functions that left.
- */
-static int probe_shrink(struct probe_set *p, struct ftrace_hash *left)
-{
-	int ret = ftrace_ops_set_hash(&p->ops, false, left);
-
-	if (!ret)
-		ftrace_ops_quiesce(&p->ops);
-	return ret;
-}
-
 /* Empty the live set of @p, which no CPU can be running any more. */
 static void probe_clear_live(struct probe_set *p)
 {
@@ -380,12 +367,15 @@ static void probe_clear_live(struct probe_set *p)
 	ftrace_hash_free(old);
 }
 
-/* Unregister @p and empty its live set; its callbacks no longer run. */
-static int probe_stop(struct probe_set *p)
+/*
+ * Unregister @p, whose every live function's text is going away, and
+ * empty its live set.
+ */
+static int probe_stop_text_gone(struct probe_set *p)
 {
 	if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
-		ftrace_shutdown(&p->ops, 0);
-	/* Even when ftrace is dead the ops has left the list (quiesced). */
+		ftrace_shutdown_text_gone(&p->ops);
+	/* Even when ftrace is dead the ops has left the list. */
 	if (WARN_ON_ONCE(p->ops.flags & FTRACE_OPS_FL_ENABLED))
 		return -EBUSY;
 	probe_clear_live(p);
@@ -487,9 +477,9 @@ static int probe_remove_begin(struct probe_removal *r,
 	}
 	/*
 	 * The ops leaves the list even if the update fails (as
-	 * probe_stop()); its live set is emptied once it is quiet.  Until
-	 * then it is REMOVING, and ftrace_probes_drop_range() leaves it be;
-	 * set_ftrace_filter still lists those functions.
+	 * probe_stop_text_gone()); its live set is emptied once it is
+	 * quiet.  Until then it is REMOVING, and ftrace_probes_drop_range()
+	 * leaves it be; set_ftrace_filter still lists those functions.
 	 */
 	r->wait = PROBE_LEAVING;
 	r->leaving.one = &p->ops;
@@ -633,6 +623,11 @@ static void probe_show_one(struct seq_file *m, struct probe_set *p,
  * Move @p's functions in [start, end) to its orphans and drop them from
  * its live set.  If memory runs out they stay live, as in 6.1: their
  * records are gone, so nothing is patched for them.
+ *
+ * Unlike a removal, this waits for no task: the text is going away, so
+ * no task may run it any more, nor the probe from its sites, and the
+ * orphans keep their data.  A wait for tasks here, under ftrace_lock,
+ * would hold every registration up behind a task that stays preempted.
  */
 static void probe_orphan_range(struct probe_set *p, unsigned long start,
 			       unsigned long end)
@@ -657,7 +652,8 @@ static void probe_orphan_range(struct probe_set *p, unsigned long start,
 			moved = true;
 		}
 	}
-	if (!moved || (left->count ? probe_shrink(p, left) : probe_stop(p)))
+	if (!moved || (left->count ? ftrace_ops_set_hash(&p->ops, false, left) :
+				     probe_stop_text_gone(p)))
 		goto out;
 	swap(p->orphans, orphans);
 out:
@@ -683,24 +679,40 @@ void ftrace_probes_show(struct seq_file *m, struct trace_array *tr)
 	}
 }
 
-/*
- * Text [start, end) is going away: its probed functions become orphans
- * of their probes (see struct probe_set).  Called with ftrace_lock held.
+/**
+ * ftrace_tr_probes_drop_range - text of @tr's probes is going away
+ * @tr: the trace array
+ * @start: first byte of the text
+ * @end: one past its last byte
+ *
+ * The probed functions in [start, end) become orphans of their probes
+ * (see struct probe_set).  Called with ftrace_lock held; waits for no
+ * task (probe_orphan_range()), only for every CPU when a probe's ops
+ * leaves.
  */
-void ftrace_probes_drop_range(unsigned long start, unsigned long end)
+void ftrace_tr_probes_drop_range(struct trace_array *tr, unsigned long start,
+				 unsigned long end)
 {
-	struct trace_array *tr;
 	struct probe_set *p, *n;
 
 	lockdep_assert_held(&ftrace_lock);
+	list_for_each_entry_safe(p, n, &tr->func_probes, node) {
+		/*
+		 * All its live functions are leaving, and their data goes
+		 * once the wait is over (probe_remove_end()).
+		 */
+		if (p->ops.flags & FTRACE_OPS_FL_REMOVING)
+			continue;
+		probe_orphan_range(p, start, end);
+	}
+}
+
+/* Text [start, end) is going away: the same for every trace array. */
+void ftrace_probes_drop_range(unsigned long start, unsigned long end)
+{
+	struct trace_array *tr;
+
+	lockdep_assert_held(&ftrace_lock);
 	list_for_each_entry(tr, &ftrace_trace_arrays, list)
-		list_for_each_entry_safe(p, n, &tr->func_probes, node) {
-			/*
-			 * All its live functions are leaving, and their data
-			 * goes once the wait is over (probe_remove_end()).
-			 */
-			if (p->ops.flags & FTRACE_OPS_FL_REMOVING)
-				continue;
-			probe_orphan_range(p, start, end);
-		}
+		ftrace_tr_probes_drop_range(tr, start, end);
 }

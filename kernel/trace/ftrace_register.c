@@ -267,21 +267,22 @@ static int shutdown_begin(struct ftrace_ops **ops, unsigned int n,
 
 /*
  * shutdown_end - the second half, once ops_quiesce() has waited: the @n
- * ops that shutdown_begin() unlinked give up their trampolines.  Called
- * with ftrace_lock held.
+ * ops that shutdown_begin() unlinked give up their trampolines (@bury:
+ * the wait did not include tasks).  Called with ftrace_lock held.
  */
-static void shutdown_end(struct ftrace_ops **ops, unsigned int n)
+static void shutdown_end(struct ftrace_ops **ops, unsigned int n, bool bury)
 {
 	unsigned int i;
 
 	lockdep_assert_held(&ftrace_lock);
 	/*
 	 * Trampolines leave ftrace_tramp_list once the waits are over (a
-	 * task may be inside one until then); readers of the list run with
+	 * task may be inside one until then; with @bury, not waited for,
+	 * they are handed to stand-ins); readers of the list run with
 	 * preemption off and may hold an ops they found there, so one more
 	 * wait for every CPU to schedule comes before owners may free them.
 	 */
-	if (ftrace_tramp_unlist(ops, n))
+	if (ftrace_tramp_unlist(ops, n, bury))
 		ops_quiesce(false);
 	for (i = 0; i < n; i++)
 		ops_finish(ops[i]);
@@ -314,7 +315,7 @@ int ftrace_shutdown_batch(struct ftrace_ops **ops, unsigned int n, int command)
 	ret = shutdown_begin(ops, n, command, &nr, &tasks);
 	if (nr) {
 		ops_quiesce(tasks);
-		shutdown_end(ops, nr);
+		shutdown_end(ops, nr, false);
 	}
 	return ret;
 }
@@ -368,7 +369,7 @@ void ftrace_leave_end(struct ftrace_leaving *l)
 {
 	lockdep_assert_held(&ftrace_lock);
 	if (l->unlinked)
-		shutdown_end(l->ops, l->unlinked);
+		shutdown_end(l->ops, l->unlinked, false);
 }
 
 /**
@@ -470,6 +471,38 @@ int ftrace_startup(struct ftrace_ops *ops, int command)
 int ftrace_shutdown(struct ftrace_ops *ops, int command)
 {
 	return ftrace_shutdown_batch(&ops, 1, command);
+}
+
+/**
+ * ftrace_shutdown_text_gone - ftrace_shutdown() for an ops whose text went
+ * @ops: a registered ops, every function of which is in text going away
+ *
+ * As ftrace_shutdown(), without the wait for tasks, for function probes,
+ * whose functions leave under ftrace_lock when their text does.  No task
+ * runs that text any more (a module after its exit, init text after its
+ * init), but one may still be preempted in the ops' trampoline, come from
+ * a function the probe's owner took out just before, whose own wait for
+ * tasks has not ended yet.  The trampoline goes to a stand-in and is
+ * freed after a grace period of its own (as for FTRACE_OPS_FL_OWNER_WAITS);
+ * the ops stays until that removal's wait is over (probe_lock keeps any
+ * other change to the probe out until then).  The wait for every CPU
+ * remains, for one in the list function that found the ops.  Called with
+ * ftrace_lock held.
+ *
+ * Return: as ftrace_shutdown().
+ */
+int ftrace_shutdown_text_gone(struct ftrace_ops *ops)
+{
+	unsigned int nr;
+	bool tasks;
+	int ret;
+
+	ret = shutdown_begin(&ops, 1, 0, &nr, &tasks);
+	if (nr) {
+		ops_quiesce(false);
+		shutdown_end(&ops, nr, true);
+	}
+	return ret;
 }
 #else
 /*

@@ -168,7 +168,8 @@ static bool tramp_goes(struct ftrace_ops *ops)
 
 /*
  * The trampoline of an ops whose owner waits for tasks itself
- * (FTRACE_OPS_FL_OWNER_WAITS) outlives the ops' unregistration, which
+ * (FTRACE_OPS_FL_OWNER_WAITS), or of a function probe whose text went
+ * (ftrace_shutdown_text_gone()), outlives the ops' unregistration, which
  * does not wait for the tasks that may be inside it: a stand-in ops
  * takes the ops' place on ftrace_tramp_list with the trampoline (so that
  * unwinders and kallsyms still know it), and it is freed after an
@@ -248,10 +249,13 @@ static bool tramp_bury(struct ftrace_ops *ops)
 	return true;
 }
 
-/* Did tramp_bury() hand @ops' trampoline to a stand-in? */
+/*
+ * Did tramp_bury() hand @ops' trampoline to a stand-in?  Only it leaves a
+ * dynamic ops a trampoline without FTRACE_OPS_FL_ALLOC_TRAMP.
+ */
 static bool tramp_buried(struct ftrace_ops *ops)
 {
-	return (ops->flags & FTRACE_OPS_FL_OWNER_WAITS) &&
+	return (ops->flags & FTRACE_OPS_FL_DYNAMIC) &&
 	       !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) &&
 	       ops->trampoline_size;
 }
@@ -262,16 +266,18 @@ static bool tramp_buried(struct ftrace_ops *ops)
  *	for tasks that may be inside their trampolines: until then
  *	unwinders and kallsyms must still know them
  * @n: how many
+ * @bury: the wait was for every CPU only (ftrace_shutdown_text_gone())
  *
  * The trampoline of an ops whose owner waits for tasks
- * (FTRACE_OPS_FL_OWNER_WAITS), which was not waited for, stays listed
- * under a stand-in until no task can be inside it (tramp_bury()).
+ * (FTRACE_OPS_FL_OWNER_WAITS), or of any with @bury, which was not waited
+ * for, stays listed under a stand-in until no task can be inside it
+ * (tramp_bury()).
  *
  * Return: true if any left the list: the caller must then wait once
  * more for every CPU to schedule (readers of the list run with
  * preemption off) before the trampolines are freed.
  */
-bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n)
+bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n, bool bury)
 {
 	bool any = false;
 	unsigned int i;
@@ -281,7 +287,7 @@ bool ftrace_tramp_unlist(struct ftrace_ops **ops, unsigned int n)
 		    !tramp_goes(ops[i]))
 			continue;
 		any = true;
-		if (ops[i]->flags & FTRACE_OPS_FL_OWNER_WAITS) {
+		if (bury || (ops[i]->flags & FTRACE_OPS_FL_OWNER_WAITS)) {
 			if (tramp_bury(ops[i]))
 				continue;
 			synchronize_rcu_tasks();
