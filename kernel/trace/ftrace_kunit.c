@@ -2433,6 +2433,15 @@ static void owner_waits_task_inside(struct kunit *test)
 	limit = jiffies + 10 * HZ;
 	while (atomic_read(&spin_state) == 0 && time_before(jiffies, limit))
 		usleep_range(1000, 2000);
+	/*
+	 * On arm64 a trampoline beyond a BL's reach of the site is reached
+	 * through the shared register-saving caller, which calls the list
+	 * function: nothing to test then.
+	 */
+	if (atomic_read(&spin_state) == 4) {
+		why = "the function ran with preemption off: the site calls the shared caller";
+		goto out;
+	}
 	if (atomic_read(&spin_state) != 1) {
 		KUNIT_FAIL(test, "the task did not reach the call preemptible within 10 s: %d",
 			   atomic_read(&spin_state));
@@ -2454,6 +2463,8 @@ out:
 	KUNIT_EXPECT_FALSE_MSG(test, is_ftrace_trampoline(tramp),
 			       "a trampoline left for the tasks was not freed within 30 s");
 	ftrace_free_filter(ops);
+	if (why)
+		kunit_skip(test, "%s", why);
 }
 
 static struct ftrace_probe_ops held_probe = {
