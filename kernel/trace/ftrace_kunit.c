@@ -2712,6 +2712,160 @@ out:
 	unregister_ftrace_function_probe_func(NULL, tr, &held_probe);
 }
 
+/*
+ * An orphan's data is freed only after a wait for tasks: the module
+ * loader drops a module's records before it waits for the module's async
+ * work, whose functions may still be running the probe.  With RCU-tasks
+ * held back, removing the orphan has not freed it 500 ms on; let go, it
+ * frees the orphan's data and the probe.
+ */
+static void probe_orphan_removal_waits(struct kunit *test)
+{
+	unsigned long ip_a = ftrace_location((unsigned long)ksys_sync);
+	char glob_a[] = "ksys_sync";
+	struct probe_removal_work r = { };
+	struct tasks_holder h = { };
+	struct task_struct *t;
+	const char *why;
+	int n;
+
+	why = cannot_hold_in(ip_a);
+	if (why)
+		kunit_skip(test, "%s", why);
+	r.tr = kunit_kzalloc(test, sizeof(*r.tr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.tr);
+	INIT_LIST_HEAD(&r.tr->func_probes);
+	strscpy(r.glob, glob_a, sizeof(r.glob));
+	init_completion(&r.done);
+	probe_frees = 0;
+	probe_frees_all = 0;
+	n = register_ftrace_function_probe(glob_a, r.tr, &held_probe, NULL);
+	if (n != 1) {
+		KUNIT_FAIL(test, "ksys_sync probed: %d", n);
+		goto out;
+	}
+	mutex_lock(&ftrace_lock);
+	ftrace_tr_probes_drop_range(r.tr, ip_a, ip_a + 1);
+	mutex_unlock(&ftrace_lock);
+	KUNIT_EXPECT_EQ(test, site_target_now(ip_a), 0UL);
+	n = holder_start(&h);
+	if (n) {
+		KUNIT_FAIL(test, "no holding thread: %d", n);
+		goto out;
+	}
+	t = kthread_run(probe_removal_thread, &r, "ftrace-kunit-orphan");
+	if (IS_ERR(t)) {
+		holder_stop(&h);
+		KUNIT_FAIL(test, "no removing thread: %ld", PTR_ERR(t));
+		goto out;
+	}
+	msleep(500);
+	KUNIT_EXPECT_FALSE_MSG(test, completion_done(&r.done),
+			       "the orphan's removal did not wait for tasks");
+	KUNIT_EXPECT_EQ(test, probe_frees, 0);
+	holder_stop(&h);
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_EQ(test, r.ret, 0);
+	KUNIT_EXPECT_EQ(test, probe_frees, 1);
+	KUNIT_EXPECT_EQ(test, probe_frees_all, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&r.tr->func_probes));
+	return;
+out:
+	unregister_ftrace_function_probe_func(NULL, r.tr, &held_probe);
+}
+
+/*
+ * Text goes away while a removal from the same probe waits for tasks:
+ * a user took ksys_sync out (the filter shrank; the wait is held back by
+ * a spinning task) and sync_filesystem, the probe's last live function,
+ * stands for a module's that unloads meanwhile.  The text going away
+ * returns at once and the probe's ops leaves, but its trampoline, where
+ * a task come from ksys_sync may still be, stays known until the tasks
+ * have run on; the removal then frees ksys_sync's data, and the probe
+ * keeps the orphan's until it is removed.
+ */
+static void probe_text_gone_during_removal(struct kunit *test)
+{
+	unsigned long ip_a = ftrace_location((unsigned long)ksys_sync);
+	unsigned long ip_c = ftrace_location((unsigned long)sync_filesystem);
+	char glob_a[] = "ksys_sync", glob_c[] = "sync_filesystem";
+	struct probe_removal_work r = { };
+	struct tasks_holder h = { };
+	unsigned long tramp, limit;
+	struct task_struct *t;
+	const char *why;
+	bool held;
+	int n;
+
+	if (!ip_c)
+		kunit_skip(test, "sync_filesystem is not traceable");
+	why = cannot_hold_in(ip_a);
+	if (why)
+		kunit_skip(test, "%s", why);
+	r.tr = kunit_kzalloc(test, sizeof(*r.tr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.tr);
+	INIT_LIST_HEAD(&r.tr->func_probes);
+	strscpy(r.glob, glob_a, sizeof(r.glob));
+	init_completion(&r.done);
+	probe_frees = 0;
+	probe_frees_all = 0;
+	if (register_ftrace_function_probe(glob_a, r.tr, &held_probe, NULL) != 1 ||
+	    register_ftrace_function_probe(glob_c, r.tr, &held_probe, NULL) != 1) {
+		KUNIT_FAIL(test, "ksys_sync and sync_filesystem not probed");
+		goto out;
+	}
+	tramp = site_target_now(ip_c);
+	if (!is_ftrace_trampoline(tramp))
+		tramp = 0;
+	n = holder_start(&h);
+	if (n) {
+		KUNIT_FAIL(test, "no holding thread: %d", n);
+		goto out;
+	}
+	t = kthread_run(probe_removal_thread, &r, "ftrace-kunit-remove");
+	if (IS_ERR(t)) {
+		holder_stop(&h);
+		KUNIT_FAIL(test, "no removing thread: %ld", PTR_ERR(t));
+		goto out;
+	}
+	/* The removal shrinks the filter, then waits. */
+	limit = jiffies + 10 * HZ;
+	while (site_target_now(ip_a) && time_before(jiffies, limit))
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, site_target_now(ip_a), 0UL);
+	mutex_lock(&ftrace_lock);
+	ftrace_tr_probes_drop_range(r.tr, ip_c, ip_c + 1);
+	mutex_unlock(&ftrace_lock);
+	held = !completion_done(&h.done) && !completion_done(&r.done);
+	KUNIT_EXPECT_TRUE_MSG(test, held, "the removal did not wait for tasks");
+	KUNIT_EXPECT_EQ(test, site_target_now(ip_c), 0UL);
+	KUNIT_EXPECT_FALSE(test, list_empty(&r.tr->func_probes));
+	KUNIT_EXPECT_EQ(test, probe_frees, 0);
+	if (tramp && held)
+		KUNIT_EXPECT_TRUE_MSG(test, is_ftrace_trampoline(tramp),
+				      "the trampoline went while a removal waited for tasks");
+	holder_stop(&h);
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_EQ(test, r.ret, 0);
+	KUNIT_EXPECT_EQ(test, probe_frees, 1);
+	KUNIT_EXPECT_FALSE(test, list_empty(&r.tr->func_probes));
+	if (tramp) {
+		limit = jiffies + 30 * HZ;
+		while (is_ftrace_trampoline(tramp) && time_before(jiffies, limit))
+			msleep(20);
+		KUNIT_EXPECT_FALSE_MSG(test, is_ftrace_trampoline(tramp),
+				       "the probe's trampoline was not freed within 30 s");
+	}
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function_probe_func(NULL, r.tr,
+								    &held_probe), 0);
+	KUNIT_EXPECT_EQ(test, probe_frees, 2);
+	KUNIT_EXPECT_EQ(test, probe_frees_all, 1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&r.tr->func_probes));
+	return;
+out:
+	unregister_ftrace_function_probe_func(NULL, r.tr, &held_probe);
+}
+
 static void probe_text_gone_leaves(struct kunit *test)
 {
 	probe_text_gone_waits_not(test, false);
@@ -3074,6 +3228,8 @@ static struct kunit_case probe_cases[] = {
 	KUNIT_CASE(probe_shrinks_without_lock),
 	KUNIT_CASE(probe_text_gone_leaves),
 	KUNIT_CASE(probe_text_gone_shrinks),
+	KUNIT_CASE(probe_orphan_removal_waits),
+	KUNIT_CASE(probe_text_gone_during_removal),
 	{}
 };
 

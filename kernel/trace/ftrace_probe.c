@@ -429,40 +429,42 @@ enum probe_wait {
 };
 
 /*
- * One removal: @left starts as a copy of @p's live set and @gone empty,
- * both the caller's; between the halves, @gone holds the live functions
- * that left, whose data is freed once nothing can be running them.
+ * One removal: @left starts as a copy of @p's live set, @gone and
+ * @orphans empty, all the caller's; between the halves, @gone holds the
+ * live functions that left and @orphans the orphans that did, whose data
+ * is freed once nothing can be running them.
  */
 struct probe_removal {
 	struct probe_set *p;
 	struct ftrace_hash *left;
 	struct ftrace_hash *gone;
+	struct ftrace_hash *orphans;
 	struct ftrace_leaving leaving;
 	enum probe_wait wait;
 };
 
 /*
  * The first half, under ftrace_lock: take the functions @g selects out of
- * the probe and update the code.  Orphans are not called: they go at once.
+ * the probe and update the code.  An orphan's text is going or gone, but
+ * the module loader tears ftrace down before it waits for the module's
+ * async work: a function of it may still be running the probe (its site
+ * still calls the probe's trampoline), so orphans are freed after the
+ * wait too.
  */
 static int probe_remove_begin(struct probe_removal *r,
 			      const struct ftrace_glob *g)
 {
 	struct probe_set *p = r->p;
-	unsigned int orphans;
 	int ret;
 
-	ret = probe_take_matching(p->orphans, g, r->gone);
+	ret = probe_take_matching(p->orphans, g, r->orphans);
 	if (ret)
 		return ret;
-	orphans = r->gone->count;
-	probe_free_each(p, r->gone);
-	ftrace_hash_clear(r->gone);
 	ret = probe_take_matching(r->left, g, r->gone);
 	if (ret)
 		return ret;
 	if (!r->gone->count)
-		return orphans ? 0 : -EINVAL;
+		return r->orphans->count ? 0 : -EINVAL;
 	if (r->left->count) {
 		ret = ftrace_ops_set_hash(&p->ops, false, r->left);
 		if (!ret)
@@ -494,6 +496,8 @@ static void probe_remove_wait(struct probe_removal *r)
 		ftrace_ops_quiesce(&r->p->ops);
 	else if (r->wait == PROBE_LEAVING)
 		ftrace_leave_wait(&r->leaving);
+	else if (!ftrace_hash_empty(r->orphans))
+		ftrace_tasks_quiesce();
 }
 
 /* The second half, under ftrace_lock: free what left, and maybe the probe. */
@@ -510,6 +514,7 @@ static void probe_remove_end(struct probe_removal *r)
 	}
 	if (r->wait != PROBE_NO_WAIT)
 		probe_free_each(p, r->gone);
+	probe_free_each(p, r->orphans);
 	if (!probe_used(p))
 		probe_release(p);
 }
@@ -552,7 +557,9 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 			return -ENODEV;
 		r.left = ftrace_hash_copy(probe_hash(r.p));
 		r.gone = ftrace_hash_copy(NULL);
-		ret = r.left && r.gone ? probe_remove_begin(&r, &g) : -ENOMEM;
+		r.orphans = ftrace_hash_copy(NULL);
+		ret = r.left && r.gone && r.orphans ?
+		      probe_remove_begin(&r, &g) : -ENOMEM;
 	}
 	probe_remove_wait(&r);
 	scoped_guard(mutex, &ftrace_lock)
@@ -560,6 +567,7 @@ int unregister_ftrace_function_probe_func(char *glob, struct trace_array *tr,
 	/* The hashes are freed after ftrace_lock is dropped. */
 	ftrace_hash_free(r.left);
 	ftrace_hash_free(r.gone);
+	ftrace_hash_free(r.orphans);
 	return ret;
 }
 
@@ -575,6 +583,7 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 	struct ftrace_leaving l = { };
 	struct ftrace_ops **ops = NULL;
 	struct probe_set *p, *n;
+	bool orphans = false;
 	unsigned int nr = 0;
 
 	/*
@@ -586,8 +595,10 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 		return;
 	guard(mutex)(&probe_lock);
 	scoped_guard(mutex, &ftrace_lock) {
-		list_for_each_entry(p, &tr->func_probes, node)
+		list_for_each_entry(p, &tr->func_probes, node) {
+			orphans |= !ftrace_hash_empty(p->orphans);
 			nr++;
+		}
 		ops = nr ? kcalloc(nr, sizeof(*ops), GFP_KERNEL) : NULL;
 		if (ops) {
 			nr = 0;
@@ -597,6 +608,9 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 		}
 	}
 	ftrace_leave_wait(&l);
+	/* Orphans wait as in probe_remove_begin(), if no ops leaving did. */
+	if (orphans && !l.unlinked)
+		ftrace_tasks_quiesce();
 	guard(mutex)(&ftrace_lock);
 	ftrace_leave_end(&l);
 	kfree(ops);
@@ -624,10 +638,12 @@ static void probe_show_one(struct seq_file *m, struct probe_set *p,
  * its live set.  If memory runs out they stay live, as in 6.1: their
  * records are gone, so nothing is patched for them.
  *
- * Unlike a removal, this waits for no task: the text is going away, so
- * no task may run it any more, nor the probe from its sites, and the
- * orphans keep their data.  A wait for tasks here, under ftrace_lock,
- * would hold every registration up behind a task that stays preempted.
+ * Unlike a removal, this waits for no task: the orphans keep their data
+ * until a removal has waited (probe_remove_begin()), and when the ops
+ * leaves, its trampoline is freed after a wait of its own
+ * (ftrace_shutdown_text_gone()).  A wait for tasks here, under
+ * ftrace_lock, would hold every registration up behind a task that stays
+ * preempted.
  */
 static void probe_orphan_range(struct probe_set *p, unsigned long start,
 			       unsigned long end)
