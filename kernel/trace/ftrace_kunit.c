@@ -1011,7 +1011,8 @@ static void trampoline_slots_run_out(struct kunit *test)
 /*
  * The prefilter (ftrace_plan_prefilter()) changes what planning costs,
  * never what it plans: with an ops that wants every site and has a
- * trampoline, @a, @r and 40 ops of one site each, every record's planned
+ * trampoline, @a, @r and 40 ops of one site each (two a site, one of
+ * them with that site in its notrace hash too), every record's planned
  * flag word is the same with the prefilter as without.  An ops whose
  * filter is empty but whose notrace hash is not wants nearly every site:
  * then there is no prefilter.
@@ -1019,8 +1020,8 @@ static void trampoline_slots_run_out(struct kunit *test)
 static void plan_prefilter_agrees(struct kunit *test)
 {
 	struct plan_fixture *f = test->priv;
+	struct ftrace_hash *h, *nt = NULL;
 	struct ftrace_ops *ops, *all;
-	struct ftrace_hash *h;
 	const int n = 40;
 	u32 *want;
 	int i;
@@ -1044,16 +1045,24 @@ static void plan_prefilter_agrees(struct kunit *test)
 		KUNIT_EXPECT_NOT_NULL(test, h);
 		if (!h)
 			goto out;
-		ftrace_hash_add(h, site_ip(3 + 2 * i));
+		/* Two ops a site. */
+		ftrace_hash_add(h, site_ip(3 + 2 * (i / 2)));
 		ops[i].flags |= FTRACE_OPS_FL_ENABLED;
 		RCU_INIT_POINTER(ops[i].next, rcu_dereference_raw(f->list));
 		RCU_INIT_POINTER(f->list, &ops[i]);
 	}
+	/* One of site 5's two ops has it in its notrace hash too. */
+	nt = new_hash(&ops[2].local_hash.notrace_hash);
+	KUNIT_EXPECT_NOT_NULL(test, nt);
+	if (!nt)
+		goto out;
+	ftrace_hash_add(nt, site_ip(5));
 	KUNIT_EXPECT_EQ(test, ftrace_plan_block(&f->ctx, f->b), 0U);
 	for (i = 0; i < f->b->count; i++)
 		want[i] = f->b->recs[i].flags;
 	/* Flag words that differ where the prefilter tells sites apart. */
-	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 3)), 2U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 3)), 3U);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 5)), 2U);
 	KUNIT_EXPECT_EQ(test, ftrace_rec_refs(rec_of(f, 4)), 1U);
 	KUNIT_EXPECT_TRUE(test, rec_of(f, 4)->flags & FTRACE_FL_TRAMP);
 	ftrace_plan_prefilter(&f->ctx);
@@ -1062,7 +1071,7 @@ static void plan_prefilter_agrees(struct kunit *test)
 	for (i = 0; i < f->b->count; i++)
 		KUNIT_EXPECT_EQ_MSG(test, f->b->recs[i].flags, want[i],
 				    "record %d planned otherwise with the prefilter", i);
-	f->ctx.prefilter = NULL;
+	ftrace_plan_prefilter_end(&f->ctx);
 	/* Every function but one: no prefilter. */
 	h = rcu_dereference_raw(ops[0].local_hash.filter_hash);
 	ftrace_hash_clear(h);
@@ -1071,13 +1080,14 @@ static void plan_prefilter_agrees(struct kunit *test)
 	ftrace_hash_add(h, site_ip(3));
 	ftrace_plan_prefilter(&f->ctx);
 	KUNIT_EXPECT_NULL(test, f->ctx.prefilter);
-	f->ctx.prefilter = NULL;
+	ftrace_plan_prefilter_end(&f->ctx);
 	RCU_INIT_POINTER(ops[0].local_hash.filter_hash, h);
 	RCU_INIT_POINTER(ops[0].local_hash.notrace_hash, &ftrace_empty_hash);
 out:
 	RCU_INIT_POINTER(f->list, &f->a);
 	for (i = 0; i < n; i++)
 		ftrace_hash_free(rcu_dereference_raw(ops[i].local_hash.filter_hash));
+	ftrace_hash_free(nt);
 }
 
 /*

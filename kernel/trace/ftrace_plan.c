@@ -25,6 +25,8 @@
  * only records' flag words and the trampoline slots.
  */
 #include <linux/hash.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "ftrace_update.h"
 
@@ -255,26 +257,71 @@ static u32 want_flags(const struct want *w, bool *conflict)
 }
 
 /*
- * The prefilter of a planning pass: one bit for each value of
- * prefilter_key(), set for every function in the filter of an active ops
- * that chooses by hash.  A record whose bit is clear is wanted by no such
- * ops, so planning it asks none of them.  Without it, planning costs a
- * hash lookup per record and such ops: with hundreds of one-function ops
- * (a BPF trampoline each), every registration asked each of them about
- * every record.  Built under ftrace_lock for the live context only.
+ * The prefilter of a planning pass, over the active ops that choose by
+ * hash: one bit for each value of prefilter_key(), set for every function
+ * in their filters, and those functions paired with their ops, sorted by
+ * address.  A record whose bit is clear is wanted by none of them, so
+ * planning it asks none; one whose bit is set asks only the ops its
+ * address is paired with.  Without it, planning costs a hash lookup per
+ * record and such ops: with hundreds of one-function ops (a BPF trampoline
+ * each), every registration asked each of them about every record.  Built
+ * under ftrace_lock for the live context only.
  */
 #define PREFILTER_BITS		14
-static DECLARE_BITMAP(prefilter_bits, 1U << PREFILTER_BITS);
+#define PREFILTER_MAX		((1U << PREFILTER_BITS) / 4)
+
+struct plan_pick {
+	unsigned long ip;
+	struct ftrace_ops *op;
+};
+
+struct ftrace_prefilter {
+	DECLARE_BITMAP(bits, 1U << PREFILTER_BITS);
+	struct plan_pick *picks;	/* NULL if memory ran out */
+	unsigned int npicks;
+};
+
+static struct ftrace_prefilter prefilter;
 
 static unsigned int prefilter_key(unsigned long ip)
 {
 	return hash_long(ip, PREFILTER_BITS);
 }
 
+static int pick_cmp(const void *a, const void *b)
+{
+	const struct plan_pick *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/*
+ * The picks for @ip: the first, and in *@n how many follow it.  The order
+ * of ops with the same address is not kept, and need not be: what a site
+ * must call does not depend on the order its ops are counted in.
+ */
+static const struct plan_pick *picks_of(const struct ftrace_prefilter *pf,
+					unsigned long ip, unsigned int *n)
+{
+	unsigned int lo = 0, hi = pf->npicks, mid, end;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (pf->picks[mid].ip < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < pf->npicks && pf->picks[end].ip == ip; end++)
+		;
+	*n = end - lo;
+	return &pf->picks[lo];
+}
+
 /**
  * ftrace_plan_prefilter - let the next planning pass skip ops that want no site
- * @ctx: the context of the pass, whose ops list does not change until the
- *	 caller sets @ctx->prefilter to NULL again (ftrace_lock held)
+ * @ctx: the context of the pass, whose ops list does not change until
+ *	 ftrace_plan_prefilter_end() (ftrace_lock held)
  *
  * Sets @ctx->prefilter, or leaves it NULL when it would not help: an
  * active ops with an empty filter but a notrace hash wants nearly every
@@ -283,6 +330,7 @@ static unsigned int prefilter_key(unsigned long ip)
  */
 void ftrace_plan_prefilter(struct ftrace_plan_ctx *ctx)
 {
+	struct ftrace_prefilter *pf = &prefilter;
 	unsigned int entries = 0;
 	struct ftrace_func_entry *e;
 	struct ftrace_ops *op;
@@ -298,20 +346,44 @@ void ftrace_plan_prefilter(struct ftrace_plan_ctx *ctx)
 		if (ftrace_hash_empty(h))
 			return;
 		entries += h->count;
-		if (entries > (1U << PREFILTER_BITS) / 4)
+		if (entries > PREFILTER_MAX)
 			return;
 	} while_for_each_ftrace_op(op);
 	if (!entries)
 		return;
-	bitmap_zero(prefilter_bits, 1U << PREFILTER_BITS);
+	bitmap_zero(pf->bits, 1U << PREFILTER_BITS);
+	/* Without the pairs, a set bit asks every ops, as before. */
+	pf->picks = kmalloc_array(entries, sizeof(*pf->picks),
+				  GFP_KERNEL | __GFP_NOWARN);
+	pf->npicks = 0;
 	do_for_each_ftrace_op(op, *ctx->ops) {
 		if (!plan_active(ctx, op) || ftrace_ops_wants_all(op))
 			continue;
 		h = ftrace_ops_hash_locked(op, false);
-		for_each_hash_entry(h, i, e)
-			__set_bit(prefilter_key(e->ip), prefilter_bits);
+		for_each_hash_entry(h, i, e) {
+			__set_bit(prefilter_key(e->ip), pf->bits);
+			if (pf->picks)
+				pf->picks[pf->npicks++] = (struct plan_pick) {
+					.ip = e->ip, .op = op,
+				};
+		}
 	} while_for_each_ftrace_op(op);
-	ctx->prefilter = prefilter_bits;
+	if (pf->picks)
+		sort(pf->picks, pf->npicks, sizeof(*pf->picks), pick_cmp, NULL);
+	ctx->prefilter = pf;
+}
+
+/**
+ * ftrace_plan_prefilter_end - the planning pass is over
+ * @ctx: the context ftrace_plan_prefilter() was given
+ */
+void ftrace_plan_prefilter_end(struct ftrace_plan_ctx *ctx)
+{
+	if (!ctx->prefilter)
+		return;
+	kfree(prefilter.picks);
+	prefilter.picks = NULL;
+	ctx->prefilter = NULL;
 }
 
 /*
@@ -324,7 +396,9 @@ unsigned int ftrace_plan_block(const struct ftrace_plan_ctx *ctx,
 			       struct ftrace_block *b)
 {
 	bool conflict, conflict_all = false, all_known = false;
-	unsigned int conflicts = 0;
+	const struct ftrace_prefilter *pf;
+	const struct plan_pick *pk;
+	unsigned int conflicts = 0, n;
 	struct ftrace_rec *r;
 	u32 f, f_all = 0;
 	unsigned long ip;
@@ -341,8 +415,8 @@ unsigned int ftrace_plan_block(const struct ftrace_plan_ctx *ctx,
 	}
 	for (r = b->recs; r < b->recs + b->count; r++) {
 		ip = ftrace_rec_ip(b, r);
-		if (ctx->prefilter &&
-		    !test_bit(prefilter_key(ip), ctx->prefilter)) {
+		pf = ctx->prefilter;
+		if (pf && !test_bit(prefilter_key(ip), pf->bits)) {
 			/* No ops that chooses wants it: as when none chooses. */
 			if (!all_known) {
 				f_all = want_flags(&p.all, &conflict_all);
@@ -352,7 +426,15 @@ unsigned int ftrace_plan_block(const struct ftrace_plan_ctx *ctx,
 			conflicts += conflict_all;
 			continue;
 		}
-		plan_want(&p, ip, &w);
+		if (pf && pf->picks) {
+			/* Only the ops whose filter holds it (notrace aside). */
+			w = p.all;
+			for (pk = picks_of(pf, ip, &n); n; pk++, n--)
+				if (ftrace_ops_wants(pk->op, ip))
+					want_add(&w, pk->op);
+		} else {
+			plan_want(&p, ip, &w);
+		}
 		f = want_flags(&w, &conflict);
 		r->flags = (r->flags & REC_STATE) | f;
 		conflicts += conflict;

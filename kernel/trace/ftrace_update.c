@@ -188,7 +188,7 @@ static int run_update(int command)
 		ftrace_plan_prefilter(&engine.live);
 		for_each_ftrace_block(b)
 			conflicts += ftrace_plan_block(&engine.live, b);
-		engine.live.prefilter = NULL;
+		ftrace_plan_prefilter_end(&engine.live);
 		if (conflicts)
 			return -EBUSY;
 		for_each_ftrace_block(b)

@@ -28,13 +28,15 @@ struct ftrace_site_change {
  * none is free, -1 before).  The core's updates plan against the
  * registered ops; KUnit against lists of its own, touching no global.
  */
+struct ftrace_prefilter;
+
 struct ftrace_plan_ctx {
 	struct ftrace_ops __rcu **ops;
 	bool enabled;
 	bool sole_tramp_known;
 	int sole_slot;
 	unsigned long sole_tramp;
-	const unsigned long *prefilter;	/* see ftrace_plan_prefilter() */
+	const struct ftrace_prefilter *prefilter; /* ftrace_plan_prefilter() */
 };
 
 /*
@@ -66,6 +68,7 @@ void ftrace_plan_mark(struct ftrace_block *b);
 bool ftrace_plan_pending(struct ftrace_plan_ctx *ctx);
 void ftrace_plan_begin(struct ftrace_plan_ctx *ctx);
 void ftrace_plan_prefilter(struct ftrace_plan_ctx *ctx);
+void ftrace_plan_prefilter_end(struct ftrace_plan_ctx *ctx);
 void ftrace_plan_site(struct ftrace_plan_ctx *ctx, unsigned long ip, u32 f,
 		      bool enable, struct ftrace_site_change *c);
 void ftrace_slots_gc(void);
