@@ -353,8 +353,8 @@ void ftrace_plan_prefilter(struct ftrace_plan_ctx *ctx)
 		return;
 	bitmap_zero(pf->bits, 1U << PREFILTER_BITS);
 	/* Without the pairs, a set bit asks every ops, as before. */
-	pf->picks = kmalloc_array(entries, sizeof(*pf->picks),
-				  GFP_KERNEL | __GFP_NOWARN);
+	pf->picks = kvmalloc_array(entries, sizeof(*pf->picks),
+				   GFP_KERNEL | __GFP_NOWARN);
 	pf->npicks = 0;
 	do_for_each_ftrace_op(op, *ctx->ops) {
 		if (!plan_active(ctx, op) || ftrace_ops_wants_all(op))
@@ -362,7 +362,7 @@ void ftrace_plan_prefilter(struct ftrace_plan_ctx *ctx)
 		h = ftrace_ops_hash_locked(op, false);
 		for_each_hash_entry(h, i, e) {
 			__set_bit(prefilter_key(e->ip), pf->bits);
-			if (pf->picks)
+			if (pf->picks && pf->npicks < entries)
 				pf->picks[pf->npicks++] = (struct plan_pick) {
 					.ip = e->ip, .op = op,
 				};
@@ -381,7 +381,7 @@ void ftrace_plan_prefilter_end(struct ftrace_plan_ctx *ctx)
 {
 	if (!ctx->prefilter)
 		return;
-	kfree(prefilter.picks);
+	kvfree(prefilter.picks);
 	prefilter.picks = NULL;
 	ctx->prefilter = NULL;
 }

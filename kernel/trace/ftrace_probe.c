@@ -505,6 +505,8 @@ static void probe_remove_end(struct probe_removal *r)
 {
 	struct probe_set *p = r->p;
 
+	/* Waited for in any case (probe_remove_wait()). */
+	probe_free_each(p, r->orphans);
 	if (r->wait == PROBE_LEAVING) {
 		ftrace_leave_end(&r->leaving);
 		/* Never empty (make "all") the filter of a registered ops. */
@@ -514,7 +516,6 @@ static void probe_remove_end(struct probe_removal *r)
 	}
 	if (r->wait != PROBE_NO_WAIT)
 		probe_free_each(p, r->gone);
-	probe_free_each(p, r->orphans);
 	if (!probe_used(p))
 		probe_release(p);
 }
@@ -613,11 +614,23 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 		ftrace_tasks_quiesce();
 	guard(mutex)(&ftrace_lock);
 	ftrace_leave_end(&l);
+	if (!ops) {
+		/*
+		 * Without memory for the batch, one at a time; text that went
+		 * meanwhile may have made orphans of live functions without a
+		 * wait, so one comes before their data goes.
+		 */
+		orphans = false;
+		list_for_each_entry(p, &tr->func_probes, node) {
+			if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
+				ftrace_shutdown(&p->ops, 0);
+			orphans |= !ftrace_hash_empty(p->orphans);
+		}
+		if (orphans)
+			ftrace_tasks_quiesce();
+	}
 	kfree(ops);
 	list_for_each_entry_safe(p, n, &tr->func_probes, node) {
-		/* Without memory for the batch, one at a time. */
-		if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
-			ftrace_shutdown(&p->ops, 0);
 		probe_free_each(p, probe_hash(p));
 		probe_free_each(p, p->orphans);
 		probe_release(p);

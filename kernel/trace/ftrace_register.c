@@ -478,10 +478,11 @@ int ftrace_shutdown(struct ftrace_ops *ops, int command)
  * @ops: a registered ops, every function of which is in text going away
  *
  * As ftrace_shutdown(), without the wait for tasks, for function probes,
- * whose functions leave under ftrace_lock when their text does.  No task
- * runs that text any more (a module after its exit, init text after its
- * init), but one may still be preempted in the ops' trampoline, come from
- * a function the probe's owner took out just before, whose own wait for
+ * whose functions leave under ftrace_lock when their text does (a module
+ * after its exit, init text after its init).  A task may still be
+ * preempted in the ops' trampoline: come from that text (the module
+ * loader waits for the module's async work only afterwards), or from a
+ * function the probe's owner took out just before, whose own wait for
  * tasks has not ended yet.  The trampoline goes to a stand-in and is
  * freed after a grace period of its own (as for FTRACE_OPS_FL_OWNER_WAITS);
  * the ops stays until that removal's wait is over (probe_lock keeps any
