@@ -2355,6 +2355,16 @@ free:
 	ftrace_free_filter(v.ops);
 }
 
+/* Wait (30 s at most) until @tramp is no longer a trampoline; true if so. */
+static bool tramp_freed_soon(unsigned long tramp)
+{
+	unsigned long limit = jiffies + 30 * HZ;
+
+	while (is_ftrace_trampoline(tramp) && time_before(jiffies, limit))
+		msleep(20);
+	return !is_ftrace_trampoline(tramp);
+}
+
 /*
  * The task spin_in_call() holds, and where it is: 1 inside, 2 let go, 3
  * gone on its own, 4 called with preemption off (not from the trampoline).
@@ -2467,11 +2477,8 @@ out:
 	WRITE_ONCE(spin_task, NULL);
 	/* Unregistered (or never reached): the trampoline goes. */
 	unregister_ftrace_function(ops);
-	limit = jiffies + 30 * HZ;
-	while (is_ftrace_trampoline(tramp) && time_before(jiffies, limit))
-		msleep(20);
-	KUNIT_EXPECT_FALSE_MSG(test, is_ftrace_trampoline(tramp),
-			       "a trampoline left for the tasks was not freed within 30 s");
+	KUNIT_EXPECT_TRUE_MSG(test, tramp_freed_soon(tramp),
+			      "a trampoline left for the tasks was not freed within 30 s");
 	ftrace_free_filter(ops);
 	if (why)
 		kunit_skip(test, "%s", why);
@@ -2646,7 +2653,7 @@ static void probe_text_gone_waits_not(struct kunit *test, bool shrink)
 	unsigned long ip_a = ftrace_location((unsigned long)ksys_sync);
 	unsigned long ip_c = ftrace_location((unsigned long)sync_filesystem);
 	char glob_a[] = "ksys_sync", glob_c[] = "sync_filesystem";
-	unsigned long tramp, limit;
+	unsigned long tramp;
 	struct tasks_holder h = { };
 	struct trace_array *tr;
 	bool held;
@@ -2703,13 +2710,9 @@ static void probe_text_gone_waits_not(struct kunit *test, bool shrink)
 		KUNIT_EXPECT_TRUE_MSG(test, is_ftrace_trampoline(tramp),
 				      "the probe's trampoline went while tasks were held");
 	holder_stop(&h);
-	if (tramp && !shrink) {
-		limit = jiffies + 30 * HZ;
-		while (is_ftrace_trampoline(tramp) && time_before(jiffies, limit))
-			msleep(20);
-		KUNIT_EXPECT_FALSE_MSG(test, is_ftrace_trampoline(tramp),
-				       "the probe's trampoline was not freed within 30 s");
-	}
+	if (tramp && !shrink)
+		KUNIT_EXPECT_TRUE_MSG(test, tramp_freed_soon(tramp),
+				      "the probe's trampoline was not freed within 30 s");
 	/* The orphan's data and the probe go when the user removes it. */
 	KUNIT_EXPECT_EQ(test, unregister_ftrace_function_probe_func(NULL, tr,
 								    &held_probe), 0);
@@ -2720,6 +2723,38 @@ static void probe_text_gone_waits_not(struct kunit *test, bool shrink)
 	return;
 out:
 	unregister_ftrace_function_probe_func(NULL, tr, &held_probe);
+}
+
+/* @r removes @glob from the held_probe of a new trace array of its own. */
+static int probe_work_init(struct kunit *test, struct probe_removal_work *r,
+			   const char *glob)
+{
+	r->tr = kunit_kzalloc(test, sizeof(*r->tr), GFP_KERNEL);
+	if (!r->tr)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&r->tr->func_probes);
+	strscpy(r->glob, glob, sizeof(r->glob));
+	init_completion(&r->done);
+	probe_frees = 0;
+	probe_frees_all = 0;
+	return 0;
+}
+
+/* Hold RCU-tasks back with @h, then start @r's removal in a thread. */
+static int probe_removal_start_held(struct probe_removal_work *r,
+				    struct tasks_holder *h)
+{
+	struct task_struct *t;
+	int ret = holder_start(h);
+
+	if (ret)
+		return ret;
+	t = kthread_run(probe_removal_thread, r, "ftrace-kunit-remove");
+	if (IS_ERR(t)) {
+		holder_stop(h);
+		return PTR_ERR(t);
+	}
+	return 0;
 }
 
 /*
@@ -2735,20 +2770,13 @@ static void probe_orphan_removal_waits(struct kunit *test)
 	char glob_a[] = "ksys_sync";
 	struct probe_removal_work r = { };
 	struct tasks_holder h = { };
-	struct task_struct *t;
 	const char *why;
 	int n;
 
 	why = cannot_hold_in(ip_a);
 	if (why)
 		kunit_skip(test, "%s", why);
-	r.tr = kunit_kzalloc(test, sizeof(*r.tr), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r.tr);
-	INIT_LIST_HEAD(&r.tr->func_probes);
-	strscpy(r.glob, glob_a, sizeof(r.glob));
-	init_completion(&r.done);
-	probe_frees = 0;
-	probe_frees_all = 0;
+	KUNIT_ASSERT_EQ(test, probe_work_init(test, &r, glob_a), 0);
 	n = register_ftrace_function_probe(glob_a, r.tr, &held_probe, NULL);
 	if (n != 1) {
 		KUNIT_FAIL(test, "ksys_sync probed: %d", n);
@@ -2758,15 +2786,9 @@ static void probe_orphan_removal_waits(struct kunit *test)
 	ftrace_tr_probes_drop_range(r.tr, ip_a, ip_a + 1);
 	mutex_unlock(&ftrace_lock);
 	KUNIT_EXPECT_EQ(test, site_target_now(ip_a), 0UL);
-	n = holder_start(&h);
+	n = probe_removal_start_held(&r, &h);
 	if (n) {
-		KUNIT_FAIL(test, "no holding thread: %d", n);
-		goto out;
-	}
-	t = kthread_run(probe_removal_thread, &r, "ftrace-kunit-orphan");
-	if (IS_ERR(t)) {
-		holder_stop(&h);
-		KUNIT_FAIL(test, "no removing thread: %ld", PTR_ERR(t));
+		KUNIT_FAIL(test, "no holding or removing thread: %d", n);
 		goto out;
 	}
 	msleep(500);
@@ -2802,7 +2824,6 @@ static void probe_text_gone_during_removal(struct kunit *test)
 	struct probe_removal_work r = { };
 	struct tasks_holder h = { };
 	unsigned long tramp, limit;
-	struct task_struct *t;
 	const char *why;
 	bool held;
 	int n;
@@ -2812,13 +2833,7 @@ static void probe_text_gone_during_removal(struct kunit *test)
 	why = cannot_hold_in(ip_a);
 	if (why)
 		kunit_skip(test, "%s", why);
-	r.tr = kunit_kzalloc(test, sizeof(*r.tr), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r.tr);
-	INIT_LIST_HEAD(&r.tr->func_probes);
-	strscpy(r.glob, glob_a, sizeof(r.glob));
-	init_completion(&r.done);
-	probe_frees = 0;
-	probe_frees_all = 0;
+	KUNIT_ASSERT_EQ(test, probe_work_init(test, &r, glob_a), 0);
 	if (register_ftrace_function_probe(glob_a, r.tr, &held_probe, NULL) != 1 ||
 	    register_ftrace_function_probe(glob_c, r.tr, &held_probe, NULL) != 1) {
 		KUNIT_FAIL(test, "ksys_sync and sync_filesystem not probed");
@@ -2827,15 +2842,9 @@ static void probe_text_gone_during_removal(struct kunit *test)
 	tramp = site_target_now(ip_c);
 	if (!is_ftrace_trampoline(tramp))
 		tramp = 0;
-	n = holder_start(&h);
+	n = probe_removal_start_held(&r, &h);
 	if (n) {
-		KUNIT_FAIL(test, "no holding thread: %d", n);
-		goto out;
-	}
-	t = kthread_run(probe_removal_thread, &r, "ftrace-kunit-remove");
-	if (IS_ERR(t)) {
-		holder_stop(&h);
-		KUNIT_FAIL(test, "no removing thread: %ld", PTR_ERR(t));
+		KUNIT_FAIL(test, "no holding or removing thread: %d", n);
 		goto out;
 	}
 	/* The removal shrinks the filter, then waits. */
@@ -2859,13 +2868,9 @@ static void probe_text_gone_during_removal(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.ret, 0);
 	KUNIT_EXPECT_EQ(test, probe_frees, 1);
 	KUNIT_EXPECT_FALSE(test, list_empty(&r.tr->func_probes));
-	if (tramp) {
-		limit = jiffies + 30 * HZ;
-		while (is_ftrace_trampoline(tramp) && time_before(jiffies, limit))
-			msleep(20);
-		KUNIT_EXPECT_FALSE_MSG(test, is_ftrace_trampoline(tramp),
-				       "the probe's trampoline was not freed within 30 s");
-	}
+	if (tramp)
+		KUNIT_EXPECT_TRUE_MSG(test, tramp_freed_soon(tramp),
+				      "the probe's trampoline was not freed within 30 s");
 	KUNIT_EXPECT_EQ(test, unregister_ftrace_function_probe_func(NULL, r.tr,
 								    &held_probe), 0);
 	KUNIT_EXPECT_EQ(test, probe_frees, 2);
