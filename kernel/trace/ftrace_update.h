@@ -21,15 +21,16 @@ struct ftrace_site_change {
 	unsigned long new;	/* what it must call */
 };
 
+struct ftrace_prefilter;
+
 /*
  * What a plan is made against: an ops list, and whether ftrace_enabled is
  * on; then what planning learnt of trampolines (while only one active ops
  * has a trampoline: that trampoline, and its slot once looked up, 0 when
- * none is free, -1 before).  The core's updates plan against the
- * registered ops; KUnit against lists of its own, touching no global.
+ * none is free, -1 before), and the prefilter of the core's own updates.
+ * The core's updates plan against the registered ops; KUnit against
+ * lists of its own, touching no global.
  */
-struct ftrace_prefilter;
-
 struct ftrace_plan_ctx {
 	struct ftrace_ops __rcu **ops;
 	bool enabled;
