@@ -2757,6 +2757,16 @@ static int probe_removal_start_held(struct probe_removal_work *r,
 	return 0;
 }
 
+/* Let the held removal of @r go, and wait until it has ended well. */
+static void probe_removal_end_held(struct kunit *test,
+				   struct probe_removal_work *r,
+				   struct tasks_holder *h)
+{
+	holder_stop(h);
+	wait_for_completion(&r->done);
+	KUNIT_EXPECT_EQ(test, r->ret, 0);
+}
+
 /*
  * An orphan's data is freed only after a wait for tasks: the module
  * loader drops a module's records before it waits for the module's async
@@ -2795,9 +2805,7 @@ static void probe_orphan_removal_waits(struct kunit *test)
 	KUNIT_EXPECT_FALSE_MSG(test, completion_done(&r.done),
 			       "the orphan's removal did not wait for tasks");
 	KUNIT_EXPECT_EQ(test, probe_frees, 0);
-	holder_stop(&h);
-	wait_for_completion(&r.done);
-	KUNIT_EXPECT_EQ(test, r.ret, 0);
+	probe_removal_end_held(test, &r, &h);
 	KUNIT_EXPECT_EQ(test, probe_frees, 1);
 	KUNIT_EXPECT_EQ(test, probe_frees_all, 1);
 	KUNIT_EXPECT_TRUE(test, list_empty(&r.tr->func_probes));
@@ -2863,9 +2871,7 @@ static void probe_text_gone_during_removal(struct kunit *test)
 	if (tramp && held)
 		KUNIT_EXPECT_TRUE_MSG(test, is_ftrace_trampoline(tramp),
 				      "the trampoline went while a removal waited for tasks");
-	holder_stop(&h);
-	wait_for_completion(&r.done);
-	KUNIT_EXPECT_EQ(test, r.ret, 0);
+	probe_removal_end_held(test, &r, &h);
 	KUNIT_EXPECT_EQ(test, probe_frees, 1);
 	KUNIT_EXPECT_FALSE(test, list_empty(&r.tr->func_probes));
 	if (tramp)

@@ -609,8 +609,11 @@ void clear_ftrace_function_probes(struct trace_array *tr)
 		}
 	}
 	ftrace_leave_wait(&l);
-	/* Orphans wait as in probe_remove_begin(), if no ops leaving did. */
-	if (orphans && !l.unlinked)
+	/*
+	 * Orphans wait as in probe_remove_begin(), if no ops leaving did
+	 * (without the batch, below).
+	 */
+	if (ops && orphans && !l.unlinked)
 		ftrace_tasks_quiesce();
 	guard(mutex)(&ftrace_lock);
 	ftrace_leave_end(&l);
