@@ -29,13 +29,18 @@ LIST_HEAD(ftrace_tramp_list);
  * unless it was on it already (@listed: it had one before, which no
  * longer fitted).  perf learns of it as it learns of other out-of-line
  * kernel code: a ksymbol record, then a text poke record with its bytes.
+ * A trampoline in the kernel image's own text (arm64's pool) gets no
+ * ksymbol record: perf's map of the image already covers it, and a
+ * symbol registered inside that map would land elsewhere.
  */
 static void tramp_announce(struct ftrace_ops *ops, bool listed)
 {
 	if (!listed)
 		list_add_rcu(&ops->list, &ftrace_tramp_list);
-	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
-			   ops->trampoline_size, false, FTRACE_TRAMPOLINE_SYM);
+	if (!core_kernel_text(ops->trampoline))
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, ops->trampoline,
+				   ops->trampoline_size, false,
+				   FTRACE_TRAMPOLINE_SYM);
 	perf_event_text_poke((void *)ops->trampoline, NULL, 0,
 			     (void *)ops->trampoline, ops->trampoline_size);
 }
@@ -186,8 +191,10 @@ static void tramp_free(struct ftrace_ops *op)
 {
 	perf_event_text_poke((void *)op->trampoline, (void *)op->trampoline,
 			     op->trampoline_size, NULL, 0);
-	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, op->trampoline,
-			   op->trampoline_size, true, FTRACE_TRAMPOLINE_SYM);
+	if (!core_kernel_text(op->trampoline))
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, op->trampoline,
+				   op->trampoline_size, true,
+				   FTRACE_TRAMPOLINE_SYM);
 	ftrace_arch_tramp_free(op);
 	op->trampoline = 0;
 	op->trampoline_size = 0;

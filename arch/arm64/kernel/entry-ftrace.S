@@ -9,6 +9,7 @@
 #include <asm/asm-offsets.h>
 #include <asm/assembler.h>
 #include <asm/ftrace.h>
+#include <asm/ftrace_insn.h>
 #include <asm/insn.h>
 #include <asm/ptrace.h>
 
@@ -156,16 +157,14 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	site_regs_restore 1
 SYM_CODE_END(ftrace_regs_caller)
 
-#ifdef CONFIG_MODULES
 /*
  * The two templates of an ops' own trampoline (see ftrace.c), never run
  * in place.  Each is a shared caller that takes its ops and the function
  * it calls from the two words after its code instead of from
  * function_trace_op and a BL, so a copy runs wherever it is put, and the
- * function it calls is changed by one 64-bit store.  A copy lives where
- * modules do, which a site can reach with its BL; the function may be
- * beyond a BL's reach of the copy, hence BLR.  x17 is free here (see
- * above).
+ * function it calls is changed by one 64-bit store.  A copy lives in the
+ * pool below or where modules do; the function may be beyond a BL's
+ * reach of the copy, hence BLR.  x17 is free here (see above).
  */
 	.macro	tramp_template, all
 	site_regs_save	\all
@@ -194,7 +193,22 @@ SYM_CODE_START(ftrace_regs_tramp_template)
 	tramp_template	1
 SYM_INNER_LABEL(ftrace_regs_tramp_template_end, SYM_L_GLOBAL)
 SYM_CODE_END(ftrace_regs_tramp_template)
-#endif
+
+/*
+ * The trampoline pool: text of the kernel image that ftrace.c copies
+ * templates into, so that every site in the image reaches its ops'
+ * trampoline with a BL (the image is smaller than a BL's 128 MiB reach),
+ * wherever KASLR put the module region.  A slot without a trampoline
+ * holds BRK #0, which no code branches to; kprobes stay out.
+ */
+	.balign	FTRACE_A64_POOL_SLOT
+SYM_CODE_START(ftrace_tramp_pool)
+	.rept	FTRACE_A64_POOL_SLOTS * FTRACE_A64_POOL_SLOT / AARCH64_INSN_SIZE
+	brk	#0
+	.endr
+SYM_INNER_LABEL(ftrace_tramp_pool_end, SYM_L_GLOBAL)
+SYM_CODE_END(ftrace_tramp_pool)
+NOKPROBE(ftrace_tramp_pool)
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 /*

@@ -30,12 +30,14 @@
  * Kernel and module text is mapped read-only, so it is written through a
  * window of its own: a range of kernel virtual addresses, reserved at
  * boot with page tables but no pages, where a batch maps each page it
- * writes, once, writable, for the duration of the batch.  Nothing else
- * uses the window; text_mutex serialises its users.
+ * writes, once, writable, for the duration of the batch.  The per-ops
+ * trampolines are written through it too (ftrace_arch_tramp_make());
+ * text_mutex serialises its users.
  *
  * A module's site may be beyond a BL's reach of the shared callers; it
  * then calls them through the module's two ftrace veneers (module.c fills
- * them in when the module is loaded; on 6.1 with ARM64_MODULE_PLTS).
+ * them in when the module is loaded; on 6.1 with ARM64_MODULE_PLTS), and
+ * a trampoline in the pool through the pool's veneer (pool_veneer()).
  */
 #define pr_fmt(fmt) "ftrace: " fmt
 
@@ -63,11 +65,11 @@
 
 /*
  * What differs between the two bases (Documentation/trace/ftrace-core.rst,
- * "Two bases"): where trampolines come from, and a module's veneers.  6.12
- * allocates executable memory with execmem, ready after core_initcall,
- * and every module has veneers, a set for its init text too; 6.1 has
- * module_alloc(), whose region KASLR picks at subsys_initcall, and
- * veneers with ARM64_MODULE_PLTS only.
+ * "Two bases"): where trampolines beyond the pool's come from, and a
+ * module's veneers.  6.12 allocates executable memory with execmem, ready
+ * after core_initcall, and every module has veneers, a set for its init
+ * text too; 6.1 has module_alloc(), whose region KASLR picks at
+ * subsys_initcall, and veneers with ARM64_MODULE_PLTS only.
  */
 #ifdef FTRACE_KBASE_612
 #include <linux/execmem.h>
@@ -326,9 +328,88 @@ unsigned long __kprobes ftrace_site_func(unsigned long ip)
 	return ip;
 }
 
+/* The trampoline pool's slots in use (see ftrace_arch_tramp_make()). */
+static DECLARE_BITMAP(pool_used, FTRACE_A64_POOL_SLOTS);
+
+static bool in_pool(unsigned long addr)
+{
+	return addr >= (unsigned long)ftrace_tramp_pool &&
+	       addr < (unsigned long)ftrace_tramp_pool_end;
+}
+
+#ifdef CONFIG_MODULES
+/*
+ * A module's sites are usually beyond a BL's reach of the pool: KASLR
+ * places the module region anywhere in 2 GiB around the image.  For them,
+ * one page of module memory, made before any module can load and never
+ * changed, holds a veneer per slot, "ldr x16, 8f; br x16; 8: .quad slot",
+ * which a trampoline's BTI C accepts (x16 is free at a site, as for the
+ * module's own veneers).  0 if it could not be made: such sites then call
+ * ftrace_regs_caller.
+ */
+#define POOL_VENEER	16
+static unsigned long pool_veneers __ro_after_init;
+
+static int __init pool_veneers_make(void)
+{
+	__le32 *v;
+	unsigned int n;
+
+	BUILD_BUG_ON(FTRACE_A64_POOL_SLOTS * POOL_VENEER > PAGE_SIZE);
+	if (!tramp_ready())
+		return 0;
+	v = tramp_alloc(PAGE_SIZE);
+	if (!v)
+		return 0;
+	for (n = 0; n < PAGE_SIZE / WORD; n++)
+		v[n] = cpu_to_le32(FTRACE_A64_BRK);
+	for (n = 0; n < FTRACE_A64_POOL_SLOTS; n++) {
+		__le32 *w = v + n * POOL_VENEER / WORD;
+
+		w[0] = cpu_to_le32(FTRACE_A64_LDR_X16_8);
+		w[1] = cpu_to_le32(FTRACE_A64_BR_X16);
+		*(u64 *)&w[2] = (unsigned long)ftrace_tramp_pool +
+				n * FTRACE_A64_POOL_SLOT;
+	}
+	set_vm_flush_reset_perms(v);
+	if (set_memory_ro((unsigned long)v, 1) ||
+	    set_memory_x((unsigned long)v, 1)) {
+		tramp_free(v);
+		return 0;
+	}
+	flush_icache_range((unsigned long)v, (unsigned long)v + PAGE_SIZE);
+	pool_veneers = (unsigned long)v;
+	return 0;
+}
+
+/*
+ * After the module region is placed (6.1's kaslr_init() is a subsys
+ * initcall, 6.12's execmem is up after core_initcall) and before
+ * populate_rootfs() lets modprobe run: a module site's instruction
+ * never depends on when it was written.
+ */
+subsys_initcall_sync(pool_veneers_make);
+
+/* The veneer of the pooled trampoline at @tramp, or 0. */
+static unsigned long pool_veneer(unsigned long tramp)
+{
+	unsigned long off = tramp - (unsigned long)ftrace_tramp_pool;
+
+	if (!pool_veneers || off % FTRACE_A64_POOL_SLOT)
+		return 0;
+	return pool_veneers + off / FTRACE_A64_POOL_SLOT * POOL_VENEER;
+}
+#else
+static unsigned long pool_veneer(unsigned long tramp)
+{
+	return 0;
+}
+#endif
+
 /*
  * Where a site at @ip that must call @dest branches to: @dest, or a
- * module veneer that leads there when @dest is out of reach.  0 when
+ * veneer that leads there when @dest is out of reach (a pooled
+ * trampoline's, or the module's own for the shared callers).  0 when
  * neither reaches.
  */
 static unsigned long site_branch(unsigned long ip, unsigned long dest)
@@ -337,6 +418,12 @@ static unsigned long site_branch(unsigned long ip, unsigned long dest)
 
 	if (ftrace_a64_reaches(ip, dest))
 		return dest;
+	if (in_pool(dest)) {
+		veneer = pool_veneer(dest);
+		if (veneer && ftrace_a64_reaches(ip, veneer))
+			return veneer;
+		veneer = 0;
+	}
 	/*
 	 * An ops' trampoline (or a direct call's target) out of reach: the
 	 * register-saving shared caller serves any ops, as it calls the
@@ -366,6 +453,14 @@ static unsigned long site_branch(unsigned long ip, unsigned long dest)
 #endif
 	return ftrace_a64_via(ip, dest, veneer);
 }
+
+#if IS_ENABLED(CONFIG_FTRACE_CORE_KUNIT_TEST)
+/* site_branch(), for ftrace_insn_kunit.c. */
+unsigned long ftrace_a64_site_branch(unsigned long ip, unsigned long dest)
+{
+	return site_branch(ip, dest);
+}
+#endif
 
 /* The instruction a site at @ip holds when it calls @dest (0: NOP). */
 static int site_insn(unsigned long ip, unsigned long dest, u32 *insn)
@@ -549,16 +644,97 @@ int __init ftrace_arch_init(void)
 				   win_pte_note, NULL);
 }
 
-#ifdef CONFIG_MODULES
 /*
- * An ops' own trampoline: a copy of a template in entry-ftrace.S, in
- * memory from tramp_alloc(), read-only and executable.  Its last two
- * words are the ops and the function it calls; the function is changed
- * by one aligned 64-bit store through the window, which a CPU sees whole
- * or not at all, so no instruction of a trampoline ever changes.
+ * An ops' own trampoline: a copy of a template in entry-ftrace.S.  Its
+ * last two words are the ops and the function it calls; the function is
+ * changed by one aligned 64-bit store through the window, which a CPU
+ * sees whole or not at all, so no instruction of a trampoline ever
+ * changes.
+ *
+ * A copy goes to a free slot of the pool in the kernel's own text, which
+ * every site of the image reaches with its BL, and a module's sites
+ * through the slot's veneer; it is written through the window like a
+ * site.  With the pool full, it goes to memory from tramp_alloc(), a page
+ * of its own made read-only and executable, which a site of the image
+ * reaches only if KASLR put the module region near enough.  A site that
+ * reaches neither calls ftrace_regs_caller instead (site_branch()).
  */
 #define TRAMP_OPS(size)		((size) - 2 * sizeof(u64))
 #define TRAMP_FUNC(size)	((size) - sizeof(u64))
+
+/*
+ * Map the text page of @addr into the window's first slot, writable, and
+ * return where @addr is seen through it.  Under text_mutex; win_unmap(0)
+ * ends it.
+ */
+static unsigned long win_open(unsigned long addr)
+{
+	WRITE_ONCE(*win_pte[0], pfn_pte(text_pfn(addr), PAGE_KERNEL));
+	dsb(ishst);
+	isb();
+	return win_base + offset_in_page(addr);
+}
+
+/*
+ * Write the pool slot at @slot: @size bytes of @tmpl with @ops and @func
+ * in its last two words, or (@tmpl NULL) nothing; BRK fills the rest.  No
+ * CPU runs the slot meanwhile: it is free, or being freed.  Under
+ * text_mutex.
+ */
+static void pool_write(unsigned long slot, const u8 *tmpl, unsigned int size,
+		       struct ftrace_ops *ops, unsigned long func)
+{
+	unsigned long w = win_open(slot);
+	unsigned int i;
+
+	for (i = 0; i < FTRACE_A64_POOL_SLOT; i += WORD) {
+		u32 insn = FTRACE_A64_BRK;
+
+		if (tmpl && i < TRAMP_OPS(size))
+			insn = le32_to_cpu(*(const __le32 *)(tmpl + i));
+		window_store(w + i, insn);
+	}
+	if (tmpl) {
+		asm volatile("str %0, [%1]"
+			     : : "r"((u64)ops), "r"(w + TRAMP_OPS(size))
+			     : "memory");
+		asm volatile("str %0, [%1]"
+			     : : "r"((u64)func), "r"(w + TRAMP_FUNC(size))
+			     : "memory");
+	}
+	win_unmap(0);
+	caches_clean_inval_pou(slot, slot + FTRACE_A64_POOL_SLOT);
+}
+
+/* A free slot of the pool with a copy of @tmpl in it, or 0 if none. */
+static unsigned long pool_take(const u8 *tmpl, unsigned int size,
+			       struct ftrace_ops *ops, unsigned long func)
+{
+	unsigned long slot = 0;
+	unsigned int n;
+
+	if (WARN_ON_ONCE(size > FTRACE_A64_POOL_SLOT) || !win_base)
+		return 0;
+	mutex_lock(&text_mutex);
+	n = find_first_zero_bit(pool_used, FTRACE_A64_POOL_SLOTS);
+	if (n < FTRACE_A64_POOL_SLOTS) {
+		slot = (unsigned long)ftrace_tramp_pool + n * FTRACE_A64_POOL_SLOT;
+		pool_write(slot, tmpl, size, ops, func);
+		__set_bit(n, pool_used);
+	}
+	mutex_unlock(&text_mutex);
+	return slot;
+}
+
+/* Give the slot at @slot back: BRK again, so a stray branch there traps. */
+static void pool_give(unsigned long slot)
+{
+	mutex_lock(&text_mutex);
+	pool_write(slot, NULL, 0, NULL, 0);
+	__clear_bit((slot - (unsigned long)ftrace_tramp_pool) /
+		    FTRACE_A64_POOL_SLOT, pool_used);
+	mutex_unlock(&text_mutex);
+}
 
 static const u8 *tramp_template(struct ftrace_ops *ops, unsigned int *size)
 {
@@ -576,27 +752,25 @@ static bool own_tramp(struct ftrace_ops *ops)
 	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && ops->trampoline;
 }
 
-int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
+#ifdef CONFIG_MODULES
+/* A copy of @tmpl in memory of its own, or NULL. */
+static u8 *tramp_alloc_copy(const u8 *tmpl, unsigned int size,
+			    struct ftrace_ops *ops, unsigned long func)
 {
-	unsigned int size, pages, i;
-	const u8 *tmpl = tramp_template(ops, &size);
+	unsigned int pages, i;
 	u8 *t;
 
-	/* The words must be aligned in the copy (see entry-ftrace.S). */
-	if (WARN_ON_ONCE(!IS_ALIGNED(TRAMP_OPS(size), sizeof(u64)) ||
-			 !IS_ALIGNED((unsigned long)tmpl, sizeof(u64))))
-		return -EINVAL;
 	/*
 	 * An ops registered before the region is ready (the tracers' boot
-	 * self-tests: before kaslr_init() on 6.1 with KASLR, before execmem
-	 * is set up on 6.12) has its sites call the shared caller; its next
-	 * registration gets a trampoline.
+	 * self-tests with the pool full: before kaslr_init() on 6.1 with
+	 * KASLR, before execmem is set up on 6.12) has its sites call the
+	 * shared caller; its next registration gets a trampoline.
 	 */
 	if (!tramp_ready())
-		return -EAGAIN;
+		return NULL;
 	t = tramp_alloc(PAGE_ALIGN(size));
 	if (!t)
-		return -ENOMEM;
+		return NULL;
 	/* What is not the trampoline traps, rather than run stale code. */
 	for (i = 0; i < PAGE_ALIGN(size) / WORD; i++)
 		((__le32 *)t)[i] = cpu_to_le32(FTRACE_A64_BRK);
@@ -609,11 +783,36 @@ int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
 	if (set_memory_ro((unsigned long)t, pages) ||
 	    set_memory_x((unsigned long)t, pages)) {
 		tramp_free(t);
-		return -ENOMEM;
+		return NULL;
 	}
+	return t;
+}
+#else
+static u8 *tramp_alloc_copy(const u8 *tmpl, unsigned int size,
+			    struct ftrace_ops *ops, unsigned long func)
+{
+	return NULL;
+}
+#endif
+
+int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
+{
+	unsigned int size;
+	const u8 *tmpl = tramp_template(ops, &size);
+	unsigned long t;
+
+	/* The words must be aligned in the copy (see entry-ftrace.S). */
+	if (WARN_ON_ONCE(!IS_ALIGNED(TRAMP_OPS(size), sizeof(u64)) ||
+			 !IS_ALIGNED((unsigned long)tmpl, sizeof(u64))))
+		return -EINVAL;
+	t = pool_take(tmpl, size, ops, func);
+	if (!t)
+		t = (unsigned long)tramp_alloc_copy(tmpl, size, ops, func);
+	if (!t)
+		return -ENOMEM;
 	/* The address may have held other code: no CPU keeps any of it. */
-	flush_icache_range((unsigned long)t, (unsigned long)t + size);
-	ops->trampoline = (unsigned long)t;
+	flush_icache_range(t, t + size);
+	ops->trampoline = t;
 	ops->trampoline_size = size;
 	return 0;
 }
@@ -632,11 +831,8 @@ int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 		return -ESTALE;
 
 	mutex_lock(&text_mutex);
-	WRITE_ONCE(*win_pte[0], pfn_pte(vmalloc_to_pfn((void *)at), PAGE_KERNEL));
-	dsb(ishst);
-	isb();
 	asm volatile("str %0, [%1]"
-		     : : "r"((u64)func), "r"(win_base + offset_in_page(at))
+		     : : "r"((u64)func), "r"(win_open(at))
 		     : "memory");
 	win_unmap(0);
 	mutex_unlock(&text_mutex);
@@ -645,7 +841,10 @@ int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 
 void ftrace_arch_tramp_free(struct ftrace_ops *ops)
 {
-	tramp_free((void *)ops->trampoline);
+	if (in_pool(ops->trampoline))
+		pool_give(ops->trampoline);
+	else if (IS_ENABLED(CONFIG_MODULES))
+		tramp_free((void *)ops->trampoline);
 }
 
 /*
@@ -659,27 +858,3 @@ void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
 	return (void *)READ_ONCE(*(u64 *)(ops->trampoline +
 					  TRAMP_FUNC(ops->trampoline_size)));
 }
-
-#else /* !CONFIG_MODULES */
-
-/* No module memory: every site calls a shared caller. */
-int ftrace_arch_tramp_make(struct ftrace_ops *ops, unsigned long func)
-{
-	return -EOPNOTSUPP;
-}
-
-int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
-{
-	return -EOPNOTSUPP;
-}
-
-void ftrace_arch_tramp_free(struct ftrace_ops *ops)
-{
-}
-
-void *ftrace_arch_tramp_callee(struct ftrace_ops *ops, bool regs)
-{
-	return NULL;
-}
-
-#endif /* CONFIG_MODULES */

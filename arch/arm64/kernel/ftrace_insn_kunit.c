@@ -2,15 +2,20 @@
 /*
  * KUnit tests of the arm64 ftrace back end's instruction encoding
  * (<asm/ftrace_insn.h>): the NOP, "mov x9, x30", BL and its reach, the
- * choice of a module veneer, refused input and decoding; and the shape of
- * the per-ops trampoline templates.  Nothing here writes text.
+ * choice of a module veneer, refused input and decoding; the shape of the
+ * per-ops trampoline templates; and where trampolines are made (the pool
+ * in the kernel's text first), the only case here that writes text.
  */
 #include <kunit/test.h>
 #include <linux/fs.h>
 #include <linux/ftrace.h>
+#include <linux/ftrace_arch.h>
+#include <linux/jiffies.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/sizes.h>
 #include <asm/ftrace_insn.h>
+#include <asm/sections.h>
 
 /* A plausible kernel text address. */
 #define PC	0xffff800008123450UL
@@ -223,6 +228,8 @@ static void check_template(struct kunit *test, const u8 *start, const u8 *end)
 
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)start, 8));
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(end - start, 8));
+	/* A copy fits a slot of the pool. */
+	KUNIT_EXPECT_LE(test, end - start, (long)FTRACE_A64_POOL_SLOT);
 	for (at = start; at < end - 16; at += AARCH64_INSN_SIZE) {
 		u32 insn = le32_to_cpu(*(const __le32 *)at);
 
@@ -251,6 +258,179 @@ static void tramp_templates(struct kunit *test)
 }
 #endif
 
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+/* More trampolines than the pool has slots. */
+#define POOL_TRY	(FTRACE_A64_POOL_SLOTS + 2)
+
+static bool in_pool(unsigned long t)
+{
+	return t >= (unsigned long)ftrace_tramp_pool &&
+	       t < (unsigned long)ftrace_tramp_pool_end;
+}
+
+static u32 word_at(unsigned long addr)
+{
+	return le32_to_cpu(*(const __le32 *)addr);
+}
+
+/*
+ * Is the trampoline of @ops a whole copy of its template, with @ops and
+ * @func in its last two words?
+ */
+static void check_copy(struct kunit *test, struct ftrace_ops *ops,
+		       unsigned long func)
+{
+	bool regs = ops->flags & FTRACE_OPS_FL_SAVE_REGS;
+	const u8 *tmpl = regs ? ftrace_regs_tramp_template : ftrace_tramp_template;
+	const u8 *end = regs ? ftrace_regs_tramp_template_end :
+			       ftrace_tramp_template_end;
+	const u8 *t = (const u8 *)ops->trampoline;
+
+	KUNIT_EXPECT_EQ(test, ops->trampoline_size, (unsigned int)(end - tmpl));
+	if (ops->trampoline_size != end - tmpl)
+		return;
+	KUNIT_EXPECT_EQ(test, memcmp(t, tmpl, end - tmpl - 16), 0);
+	KUNIT_EXPECT_EQ(test, *(const u64 *)(t + (end - tmpl) - 16),
+			(u64)(unsigned long)ops);
+	KUNIT_EXPECT_EQ(test, *(const u64 *)(t + (end - tmpl) - 8), (u64)func);
+}
+
+/*
+ * Where a site at @ip that must call a pooled trampoline @t branches:
+ * @t itself when in reach, else the slot's veneer ("ldr x16, .+8; br x16"
+ * and @t), if that is in reach.
+ */
+static void check_branch(struct kunit *test, unsigned long ip, unsigned long t)
+{
+	unsigned long to = ftrace_a64_site_branch(ip, t);
+
+	if (ftrace_a64_reaches(ip, t)) {
+		KUNIT_EXPECT_EQ(test, to, t);
+		return;
+	}
+	KUNIT_EXPECT_TRUE(test, to && ftrace_a64_reaches(ip, to));
+	if (!to || !IS_ENABLED(CONFIG_MODULES) || to == FTRACE_REGS_ADDR) {
+		kunit_info(test, "no veneer of the pool reaches %lx", ip);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, word_at(to), FTRACE_A64_LDR_X16_8);
+	KUNIT_EXPECT_EQ(test, word_at(to + 4), FTRACE_A64_BR_X16);
+	KUNIT_EXPECT_EQ(test, *(const u64 *)(to + 8), (u64)t);
+}
+
+/*
+ * Trampolines come from the pool while it has slots: each a copy of its
+ * template, in core kernel text (not init text), in reach of a BL from
+ * anywhere in the image, and for a module's site (the module memory of
+ * the later ones stands in for one) through the slot's veneer.  Once the
+ * pool is full they come from module memory (or, without modules, none
+ * is made).  A freed slot holds BRK again and serves the next one.  Other
+ * ops may hold slots meanwhile, so the counts are bounds.
+ */
+static void tramp_pool(struct kunit *test)
+{
+	unsigned long first = (unsigned long)_stext;
+	unsigned long last = (unsigned long)_etext - AARCH64_INSN_SIZE;
+	unsigned int i, j, made = 0, pooled = 0;
+	struct ftrace_ops *ops;
+	unsigned long t;
+
+	ops = kunit_kcalloc(test, POOL_TRY, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	for (i = 0; i < POOL_TRY; i++, made++) {
+		ops[i].flags = i & 1 ? FTRACE_OPS_FL_SAVE_REGS : 0;
+		if (ftrace_arch_tramp_make(&ops[i], (unsigned long)ftrace_stub))
+			break;
+		ops[i].flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
+		t = ops[i].trampoline;
+		check_copy(test, &ops[i], (unsigned long)ftrace_stub);
+		KUNIT_EXPECT_PTR_EQ(test, ftrace_arch_tramp_callee(&ops[i], false),
+				    (void *)ftrace_stub);
+		if (!in_pool(t))
+			continue;
+		pooled++;
+		KUNIT_EXPECT_TRUE(test, core_kernel_text(t));
+		KUNIT_EXPECT_FALSE(test, is_kernel_inittext(t));
+		KUNIT_EXPECT_TRUE(test, ftrace_a64_reaches(first, t));
+		KUNIT_EXPECT_TRUE(test, ftrace_a64_reaches(last, t));
+		KUNIT_EXPECT_EQ(test, (t - (unsigned long)ftrace_tramp_pool) %
+				      FTRACE_A64_POOL_SLOT, 0UL);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_NE(test, ops[j].trampoline, t);
+	}
+	KUNIT_EXPECT_GT(test, pooled, 0U);
+	KUNIT_EXPECT_LE(test, pooled, (unsigned int)FTRACE_A64_POOL_SLOTS);
+	/* The pool cannot hold them all: the rest came from module memory. */
+	if (IS_ENABLED(CONFIG_MODULES))
+		KUNIT_EXPECT_EQ(test, made, (unsigned int)POOL_TRY);
+	else
+		KUNIT_EXPECT_EQ(test, made, pooled);
+
+	if (pooled && in_pool(ops[0].trampoline)) {
+		/* Pointing a pooled trampoline elsewhere is seen in its word. */
+		KUNIT_EXPECT_EQ(test, ftrace_arch_tramp_point(&ops[0],
+							      (unsigned long)vfs_read), 0);
+		check_copy(test, &ops[0], (unsigned long)vfs_read);
+		if (made && !in_pool(ops[made - 1].trampoline))
+			check_branch(test, ops[made - 1].trampoline,
+				     ops[0].trampoline);
+	}
+
+	for (i = 0; i < made; i++) {
+		t = ops[i].trampoline;
+		ftrace_arch_tramp_free(&ops[i]);
+		if (in_pool(t))
+			KUNIT_EXPECT_EQ(test, word_at(t), FTRACE_A64_BRK);
+	}
+	/* The slots came back. */
+	memset(&ops[0], 0, sizeof(ops[0]));
+	KUNIT_ASSERT_EQ(test, ftrace_arch_tramp_make(&ops[0],
+						     (unsigned long)ftrace_stub), 0);
+	KUNIT_EXPECT_TRUE(test, in_pool(ops[0].trampoline));
+	ftrace_arch_tramp_free(&ops[0]);
+}
+
+static atomic_t pool_calls;
+
+static void notrace pool_call(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	atomic_inc(&pool_calls);
+}
+
+/*
+ * An ops alone on a function of the image: the function's site calls the
+ * ops' trampoline, in the pool, directly; a call of the function reaches
+ * the ops through it.
+ */
+static void tramp_pool_called(struct kunit *test)
+{
+	unsigned long func = (unsigned long)jiffies_to_msecs;
+	unsigned long site = ftrace_location(func), dest = 0;
+	struct ftrace_ops *ops;
+
+	if (!site)
+		kunit_skip(test, "%ps is not traceable", (void *)func);
+	ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	ops->func = pool_call;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(ops, func, 0, 0), 0);
+	if (register_ftrace_function(ops)) {
+		ftrace_free_filter(ops);
+		KUNIT_FAIL(test, "cannot register an ops on %ps", (void *)func);
+		return;
+	}
+	atomic_set(&pool_calls, 0);
+	KUNIT_EXPECT_TRUE(test, ftrace_a64_bl_dest(site, word_at(site), &dest));
+	KUNIT_EXPECT_EQ(test, dest, ops->trampoline);
+	KUNIT_EXPECT_TRUE(test, in_pool(dest));
+	jiffies_to_msecs(HZ);
+	KUNIT_EXPECT_GT(test, atomic_read(&pool_calls), 0);
+	unregister_ftrace_function(ops);
+	ftrace_free_filter(ops);
+}
+#endif
+
 static struct kunit_case ftrace_insn_cases[] = {
 	KUNIT_CASE(fixed_words),
 	KUNIT_CASE(bl_encodings),
@@ -262,8 +442,13 @@ static struct kunit_case ftrace_insn_cases[] = {
 	KUNIT_CASE(tramp_templates),
 	KUNIT_CASE(site_func),
 #endif
-#ifdef CONFIG_KPROBES
+#if defined(CONFIG_KPROBES) && defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && \
+	defined(CONFIG_MODULES)
 	KUNIT_CASE(site_func_under_kprobes),
+#endif
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+	KUNIT_CASE(tramp_pool),
+	KUNIT_CASE(tramp_pool_called),
 #endif
 	{}
 };

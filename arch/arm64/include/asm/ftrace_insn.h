@@ -2,20 +2,39 @@
 /*
  * The few A64 instructions the ftrace back end writes and reads: the NOP,
  * BL, and the "mov x9, x30" that precedes a call site.  Pure functions,
- * so that KUnit can check them without touching text.
+ * so that KUnit can check them without touching text.  Also the shape of
+ * the trampoline pool, which entry-ftrace.S reserves.
  */
 #ifndef _ASM_ARM64_FTRACE_INSN_H
 #define _ASM_ARM64_FTRACE_INSN_H
 
+/*
+ * The trampoline pool (entry-ftrace.S, ftrace.c): slots of
+ * FTRACE_A64_POOL_SLOT bytes, each of which holds one trampoline (both
+ * templates are smaller) and never straddles a page.
+ */
+#define FTRACE_A64_POOL_SLOT	256
+#define FTRACE_A64_POOL_SLOTS	32
+
+#ifndef __ASSEMBLY__
 #include <linux/errno.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
+
+extern const u8 ftrace_tramp_pool[], ftrace_tramp_pool_end[];
+
+/* Where a site at @ip that must call @dest branches to (KUnit only). */
+unsigned long ftrace_a64_site_branch(unsigned long ip, unsigned long dest);
 
 #define FTRACE_A64_NOP		0xd503201fU	/* HINT #0 */
 #define FTRACE_A64_MOV_X9_LR	0xaa1e03e9U	/* ORR x9, xzr, x30 */
 #define FTRACE_A64_BTI_C	0xd503245fU	/* HINT #34 */
 #define FTRACE_A64_BL		0x94000000U	/* BL, imm26 = 0 */
 #define FTRACE_A64_BL_MASK	0xfc000000U
+
+/* A pooled trampoline's veneer (ftrace.c): LDR x16, .+8; BR x16. */
+#define FTRACE_A64_LDR_X16_8	0x58000050U
+#define FTRACE_A64_BR_X16	0xd61f0200U
 
 /* BRK #imm16, as kprobes and debuggers plant it. */
 #define FTRACE_A64_BRK		0xd4200000U
@@ -113,4 +132,5 @@ static inline int ftrace_a64_site(unsigned long pc, unsigned long dest, u32 *ins
 	return ftrace_a64_bl(pc, dest, insn);
 }
 
+#endif /* __ASSEMBLY__ */
 #endif /* _ASM_ARM64_FTRACE_INSN_H */
