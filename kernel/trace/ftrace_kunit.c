@@ -2454,9 +2454,10 @@ static void owner_waits_task_inside(struct kunit *test)
 	while (atomic_read(&spin_state) == 0 && time_before(jiffies, limit))
 		usleep_range(1000, 2000);
 	/*
-	 * On arm64 a trampoline beyond a BL's reach of the site is reached
-	 * through the shared register-saving caller, which calls the list
-	 * function: nothing to test then.
+	 * On arm64 a trampoline beyond a BL's reach of the site (one in
+	 * module memory, once the pool is full) is reached through the
+	 * shared register-saving caller, which calls the list function:
+	 * nothing to test then.
 	 */
 	if (atomic_read(&spin_state) == 4) {
 		why = "the function ran with preemption off: the site calls the shared caller";
