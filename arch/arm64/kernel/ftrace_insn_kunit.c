@@ -405,6 +405,7 @@ static void notrace pool_call(unsigned long ip, unsigned long parent_ip,
  */
 static void tramp_pool_called(struct kunit *test)
 {
+	unsigned int (*call)(const unsigned long) = jiffies_to_msecs;
 	unsigned long func = (unsigned long)jiffies_to_msecs;
 	unsigned long site = ftrace_location(func), dest = 0;
 	struct ftrace_ops *ops;
@@ -424,7 +425,9 @@ static void tramp_pool_called(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ftrace_a64_bl_dest(site, word_at(site), &dest));
 	KUNIT_EXPECT_EQ(test, dest, ops->trampoline);
 	KUNIT_EXPECT_TRUE(test, in_pool(dest));
-	jiffies_to_msecs(HZ);
+	/* Through a pointer: LTO would fold a direct call of a constant. */
+	OPTIMIZER_HIDE_VAR(call);
+	call(HZ);
 	KUNIT_EXPECT_GT(test, atomic_read(&pool_calls), 0);
 	unregister_ftrace_function(ops);
 	ftrace_free_filter(ops);
