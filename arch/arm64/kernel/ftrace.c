@@ -179,6 +179,12 @@ static __always_inline void window_store(unsigned long addr, u32 insn)
 	asm volatile("str %w0, [%1]" : : "r"(v), "r"(addr) : "memory");
 }
 
+/* The same for a trampoline's 64-bit word: one aligned store. */
+static __always_inline void window_store64(unsigned long addr, u64 val)
+{
+	asm volatile("str %0, [%1]" : : "r"(val), "r"(addr) : "memory");
+}
+
 /*
  * Map the pages of words[0..@nr) into the window, one slot per page
  * (the words are ascending, so a page's words are neighbours).
@@ -339,6 +345,38 @@ static bool in_pool(unsigned long addr)
 
 #ifdef CONFIG_MODULES
 /*
+ * Pages of module memory for code: BRK in every word, so that what is not
+ * written traps rather than run stale code.  NULL if none.
+ */
+static __le32 *tramp_pages(unsigned int size)
+{
+	__le32 *p = tramp_alloc(PAGE_ALIGN(size));
+	unsigned int n;
+
+	if (p)
+		for (n = 0; n < PAGE_ALIGN(size) / WORD; n++)
+			p[n] = cpu_to_le32(FTRACE_A64_BRK);
+	return p;
+}
+
+/*
+ * Make tramp_pages()' @p read-only and executable (freeing gives the pages
+ * back writable and not executable), or free it: 0 or an error.
+ */
+static int tramp_seal(void *p, unsigned int size)
+{
+	unsigned int pages = DIV_ROUND_UP(size, PAGE_SIZE);
+
+	set_vm_flush_reset_perms(p);
+	if (set_memory_ro((unsigned long)p, pages) ||
+	    set_memory_x((unsigned long)p, pages)) {
+		tramp_free(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * A module's sites are usually beyond a BL's reach of the pool: KASLR
  * places the module region anywhere in 2 GiB around the image.  For them,
  * one page of module memory, made before any module can load and never
@@ -358,11 +396,9 @@ static int __init pool_veneers_make(void)
 	BUILD_BUG_ON(FTRACE_A64_POOL_SLOTS * POOL_VENEER > PAGE_SIZE);
 	if (!tramp_ready())
 		return 0;
-	v = tramp_alloc(PAGE_SIZE);
+	v = tramp_pages(PAGE_SIZE);
 	if (!v)
 		return 0;
-	for (n = 0; n < PAGE_SIZE / WORD; n++)
-		v[n] = cpu_to_le32(FTRACE_A64_BRK);
 	for (n = 0; n < FTRACE_A64_POOL_SLOTS; n++) {
 		__le32 *w = v + n * POOL_VENEER / WORD;
 
@@ -371,12 +407,8 @@ static int __init pool_veneers_make(void)
 		*(u64 *)&w[2] = (unsigned long)ftrace_tramp_pool +
 				n * FTRACE_A64_POOL_SLOT;
 	}
-	set_vm_flush_reset_perms(v);
-	if (set_memory_ro((unsigned long)v, 1) ||
-	    set_memory_x((unsigned long)v, 1)) {
-		tramp_free(v);
+	if (tramp_seal(v, PAGE_SIZE))
 		return 0;
-	}
 	flush_icache_range((unsigned long)v, (unsigned long)v + PAGE_SIZE);
 	pool_veneers = (unsigned long)v;
 	return 0;
@@ -695,12 +727,8 @@ static void pool_write(unsigned long slot, const u8 *tmpl, unsigned int size,
 		window_store(w + i, insn);
 	}
 	if (tmpl) {
-		asm volatile("str %0, [%1]"
-			     : : "r"((u64)ops), "r"(w + TRAMP_OPS(size))
-			     : "memory");
-		asm volatile("str %0, [%1]"
-			     : : "r"((u64)func), "r"(w + TRAMP_FUNC(size))
-			     : "memory");
+		window_store64(w + TRAMP_OPS(size), (u64)ops);
+		window_store64(w + TRAMP_FUNC(size), func);
 	}
 	win_unmap(0);
 	caches_clean_inval_pou(slot, slot + FTRACE_A64_POOL_SLOT);
@@ -757,7 +785,6 @@ static bool own_tramp(struct ftrace_ops *ops)
 static u8 *tramp_alloc_copy(const u8 *tmpl, unsigned int size,
 			    struct ftrace_ops *ops, unsigned long func)
 {
-	unsigned int pages, i;
 	u8 *t;
 
 	/*
@@ -768,24 +795,13 @@ static u8 *tramp_alloc_copy(const u8 *tmpl, unsigned int size,
 	 */
 	if (!tramp_ready())
 		return NULL;
-	t = tramp_alloc(PAGE_ALIGN(size));
+	t = (u8 *)tramp_pages(size);
 	if (!t)
 		return NULL;
-	/* What is not the trampoline traps, rather than run stale code. */
-	for (i = 0; i < PAGE_ALIGN(size) / WORD; i++)
-		((__le32 *)t)[i] = cpu_to_le32(FTRACE_A64_BRK);
 	memcpy(t, tmpl, size);
 	*(u64 *)(t + TRAMP_OPS(size)) = (unsigned long)ops;
 	*(u64 *)(t + TRAMP_FUNC(size)) = func;
-	/* Freeing it gives the pages back writable and not executable. */
-	set_vm_flush_reset_perms(t);
-	pages = DIV_ROUND_UP(size, PAGE_SIZE);
-	if (set_memory_ro((unsigned long)t, pages) ||
-	    set_memory_x((unsigned long)t, pages)) {
-		tramp_free(t);
-		return NULL;
-	}
-	return t;
+	return tramp_seal(t, size) ? NULL : t;
 }
 #else
 static u8 *tramp_alloc_copy(const u8 *tmpl, unsigned int size,
@@ -831,9 +847,7 @@ int ftrace_arch_tramp_point(struct ftrace_ops *ops, unsigned long func)
 		return -ESTALE;
 
 	mutex_lock(&text_mutex);
-	asm volatile("str %0, [%1]"
-		     : : "r"((u64)func), "r"(win_open(at))
-		     : "memory");
+	window_store64(win_open(at), func);
 	win_unmap(0);
 	mutex_unlock(&text_mutex);
 	return 0;
