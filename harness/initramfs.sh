@@ -62,6 +62,9 @@ if [ -n "$cc" ]; then
 	guest_prog kmultitime "$g/kmultitime.c" "$g/bpfraw.h"
 	# textpoke prints perf's text_poke records (harness/ftt/text-poke-records.tc).
 	guest_prog textpoke "$g/textpoke.c"
+	# kprobepmu opens and closes kprobes through perf's kprobe PMU
+	# (harness/ftt/perf-kprobe-close.tc).
+	guest_prog kprobepmu "$g/kprobepmu.c"
 	# bpftramp attaches BPF fentry/fexit programs (harness/ftt-btf).
 	if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$out/.config"; then
 		guest_prog bpftramp "$g/bpftramp.c" "$g/bpfraw.h"
