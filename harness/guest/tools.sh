@@ -8,7 +8,8 @@
 # The results are the KTAP document "tools" (harness/guest/ktap.sh).  Each
 # timed step prints "TOOLS| NAME SECONDS" (the guest's clock: under
 # ICOUNT=1 an instruction count, as make bench's), and cyclictest its
-# latencies as "TOOLS| cyclictest-max-us N"; harness/check-tools.sh puts
+# latencies as "TOOLS| cyclictest-max-us N" (the highest of its runs) and
+# "TOOLS| cyclictest-median-max-us N"; harness/check-tools.sh puts
 # them side by side for ours and the unmodified kernel.
 # tools_short=1 (make check) leaves out the slow steps.
 export PATH=/opt/tools/bin:$PATH
@@ -439,23 +440,38 @@ if [ "$short" = 0 ]; then
 fi
 
 # cyclictest's latency on every CPU while the function tracer goes on and
-# off on every function and the filter changes under it.
-loops=2000
-[ "$short" = 1 ] && loops=500
-cyclictest -t -a -p 80 -i 1000 -l $loops -q -m > /tmp/out 2>&1 &
-cpid=$!
-while kill -0 $cpid 2> /dev/null; do
-	echo function > $T/current_tracer
-	echo 'vfs_*' > $T/set_ftrace_filter
-	echo '*lock*' >> $T/set_ftrace_filter
-	echo > $T/set_ftrace_filter
-	echo nop > $T/current_tracer
+# off on every function and the filter changes under it.  One run's
+# maximum is one sample of a noisy figure (the same kernel gave 52 to 117
+# us), so the full run takes five and prints their highest and their
+# median; each run must finish with every CPU's line and leave ftrace as
+# it found it.
+loops=2000 rounds=5
+[ "$short" = 1 ] && loops=500 rounds=1
+maxes= ok=0
+for r in $(seq 1 $rounds); do
+	cyclictest -t -a -p 80 -i 1000 -l $loops -q -m > /tmp/out 2>&1 &
+	cpid=$!
+	while kill -0 $cpid 2> /dev/null; do
+		echo function > $T/current_tracer
+		echo 'vfs_*' > $T/set_ftrace_filter
+		echo '*lock*' >> $T/set_ftrace_filter
+		echo > $T/set_ftrace_filter
+		echo nop > $T/current_tracer
+	done
+	wait $cpid
+	rc=$?
+	max=$(awk '/^T:/ { for (i = 1; i < NF; i++) if ($i == "Max:") m = $(i + 1) > m ? $(i + 1) : m } END { print m + 0 }' /tmp/out)
+	maxes="$maxes $max"
+	if [ $rc != 0 ] || [ "$(grep -c '^T:.*Max:' /tmp/out)" != "$(nproc)" ]; then
+		ktap_diag "cyclictest run $r: exit $rc, $(grep -c '^T:.*Max:' /tmp/out) of $(nproc) CPUs"
+		ok=1
+	fi
 done
-wait $cpid
-rc=$?
-max=$(awk '/^T:/ { for (i = 1; i < NF; i++) if ($i == "Max:") m = $(i + 1) > m ? $(i + 1) : m } END { print m + 0 }' /tmp/out)
-echo "TOOLS| cyclictest-max-us $max"
-[ $rc = 0 ] && [ "$(grep -c '^T:.*Max:' /tmp/out)" = "$(nproc)" ] && left_over cyclictest
+ktap_diag "cyclictest maxima (us):$maxes"
+echo "TOOLS| cyclictest-max-us $(echo $maxes | tr ' ' '\n' | sort -n | tail -n 1)"
+[ "$rounds" -gt 1 ] &&
+	echo "TOOLS| cyclictest-median-max-us $(echo $maxes | tr ' ' '\n' | sort -n | sed -n "$(((rounds + 1) / 2))p")"
+[ $ok = 0 ] && left_over cyclictest
 check cyclictest-function-toggles $?
 
 # stress-ng's own use of ftrace: it counts the kernel functions its
