@@ -312,7 +312,14 @@ static int find_symtab(struct rmc *r)
 	return 0;
 }
 
-/* Mark the undefined symbols that name this machine's profiling routine. */
+/*
+ * Mark the symbols that name this machine's profiling routine.  In an
+ * object as compiled the routine is undefined.  An object that Clang's
+ * LTO has linked (vmlinux.o) may hold the routine's own code as well, so
+ * there a global definition counts too, on machines whose call
+ * instruction the tool checks at each reference (is_call): a reference
+ * that is not a call is never taken for a site.
+ */
 static int mark_callees(struct rmc *r)
 {
 	const char *const *c;
@@ -325,7 +332,11 @@ static int mark_callees(struct rmc *r)
 		return rmc_fail(r, "out of memory");
 	for (i = 1; i < r->nsyms; i++) {
 		sym = r->syms[i];
-		if (sym.shndx != SHN_UNDEF || !sym.name)
+		if (!sym.name)
+			continue;
+		if (sym.shndx != SHN_UNDEF &&
+		    (!r->arch->is_call || sym.bind == STB_LOCAL ||
+		     sym.shndx >= r->ef.shnum))
 			continue;
 		name = elf_string(&r->ef, &r->strtab, sym.name);
 		if (!name)

@@ -743,6 +743,80 @@ class LtoTests(unittest.TestCase):
                     cases, 'arm64-lto')
 
 
+class LtoX86Tests(unittest.TestCase):
+    """x86_64 built with clang's ThinLTO: the tool runs on vmlinux.o, the
+    LTO link's output, which holds the profiling routine's definition
+    (arch/x86/kernel/ftrace_64.S, machine code beside the bitcode) as well
+    as the calls to it."""
+
+    CC = [LLVM + 'clang', '--target=x86_64-linux-gnu', '-O2', '-fno-pie',
+          '-pg', '-mfentry', '-ffunction-sections']
+    LD = ['ld', '-m', 'elf_x86_64']
+
+    def setUp(self):
+        if not os.path.exists(LLVM + 'clang'):
+            self.skipTest('no clang 16 (make setup installs it)')
+        self.a = Arch('x86_64')
+
+    def vmlinux_o(self, out, src):
+        """@src as ThinLTO bitcode and the routines' stub as machine code,
+        linked by ld.lld -r as scripts/Makefile.vmlinux_o links them; an
+        untouched copy is @out.orig."""
+        bc = os.path.join(self.a.dir, out + '.bc')
+        must(self.CC + KERNEL_ATTRS + ['-flto=thin', '-fsplit-lto-unit', '-c',
+                                       os.path.join(SRC, src), '-o', bc])
+        out = os.path.join(self.a.dir, out)
+        must([LLVM + 'ld.lld', '-r', '-o', out, bc, self.a.stub])
+        shutil.copy(out, out + '.orig')
+        return out
+
+    def link(self, obj):
+        """@obj linked alone: it has the routines' definitions already."""
+        exe = obj + '.elf'
+        must(self.LD + ['-e', '_start', '-T', os.path.join(SRC, 'mcount.lds'),
+                        '-o', exe, obj])
+        return exe
+
+    def test_linked_object_defines_routine(self):
+        """Every call of the defined __fentry__ in a traced section is a
+        record and now the 5-byte NOP; the routine's own code, notrace and
+        untraced sections are left alone; a second run changes nothing."""
+        a = self.a
+        o = self.vmlinux_o('vmlinux-x86.o', 'basic.c')
+        syms = must([a.readelf, '-sW', o])
+        self.assertRegex(syms, r'GLOBAL\s+DEFAULT\s+\d+\s+__fentry__\n')
+        p = rmc(o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        once = read(o)
+        self.assertEqual(rmc(o).returncode, 0)
+        self.assertEqual(read(o), once, 'a second run changed the object')
+        exe, orig = self.link(o), self.link(o + '.orig')
+        sites = a.call_sites(orig)
+        recs = a.records(exe)
+        self.assertEqual(sorted(recs), sorted(sites), 'records != call sites')
+        self.assertEqual(sorted(sites[r] for r in recs),
+                         sorted(['helper', 'plain', 'weak_default',
+                                 'init_function', 'cold_function',
+                                 'sched_function']))
+        insn = a.insn_bytes(exe)
+        for r in recs:
+            self.assertEqual(insn.get(r), a.idle, 'site %#x is not idle' % r)
+        self.assertFalse(set(a.call_sites(exe)) & set(recs))
+
+    def test_defined_routine_address_not_a_site(self):
+        """The defined routine's address taken as a value is no site."""
+        a = self.a
+        o = self.vmlinux_o('vmlinux-x86-addr.o', 'address.c')
+        p = rmc(o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        exe, orig = self.link(o), self.link(o + '.orig')
+        sites = a.call_sites(orig)
+        recs = a.records(exe)
+        self.assertEqual(sorted(recs), sorted(sites))
+        self.assertEqual(sorted(sites[r] for r in recs),
+                         ['fentry_address', 'is_fentry'])
+
+
 class BadInputTests(unittest.TestCase):
     """Bad input: one message naming the file, non-zero exit, no change."""
 
