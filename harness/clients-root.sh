@@ -5,7 +5,10 @@
 #            harness/ftt/client-*.tc (initramfs.sh);
 #   tools    bpftrace, bpftool, cyclictest, stress-ng and bcc (three of
 #            its tools, Python and its library), the tools people trace
-#            with, for harness/guest/tools.sh (tools-initramfs.sh).
+#            with, for harness/guest/tools.sh (tools-initramfs.sh); and
+#            coreutils' mktemp and touch, whose GNU forms perf's shell
+#            tests expect (busybox's mktemp wants six Xs, its touch opens
+#            with other flags).
 #
 # The binaries are Debian 12's own:
 #   - x86_64 guests get the build machine's, when it is amd64 (make setup
@@ -32,7 +35,7 @@ fi
 case "$set" in
 clients) bins="$sysroot/usr/bin/trace-cmd $sysroot/usr/bin/perf" ;;
 tools) bins="$sysroot/usr/bin/bpftrace $sysroot/usr/sbin/bpftool $sysroot/usr/bin/cyclictest
-	$sysroot/usr/bin/stress-ng" ;;
+	$sysroot/usr/bin/stress-ng $sysroot/bin/mktemp $sysroot/bin/touch" ;;
 *) die "clients-root: no set $set" ;;
 esac
 for b in $bins; do

@@ -93,7 +93,10 @@ done
 # diversion's lines ("diversion by linux-perf from: /usr/bin/perf", as
 # linux-perf diverts its own /usr/bin/perf to perf.wrapper): not names.
 owner() {
-	dpkg -S "$1" 2>/dev/null | grep -Ev '^(local )?diversion ' | cut -d: -f1 | sort -u
+	# (Debian 12's usrmerge: dpkg knows coreutils' /usr/bin/mktemp as
+	# /bin/mktemp.)
+	{ dpkg -S "$1" 2>/dev/null || dpkg -S "${1#/usr}" 2>/dev/null; } |
+		grep -Ev '^(local )?diversion ' | cut -d: -f1 | sort -u
 }
 
 # arm64_set NAME BIN...: for the arm64 guest (harness/clients-root.sh), the
@@ -137,8 +140,10 @@ arm64_set() {
 }
 arm64_set clients /usr/bin/trace-cmd /usr/bin/perf
 # bcc: its library, Python and Python's compiled modules (clients-root.sh).
+# coreutils' mktemp and touch: perf's shell tests need their GNU forms.
 arm64_set tools /usr/bin/bpftrace /usr/sbin/bpftool /usr/bin/cyclictest /usr/bin/stress-ng \
-	/usr/lib/x86_64-linux-gnu/libbcc.so.0 /usr/bin/python3.11 /usr/lib/python3.11/lib-dynload/*.so
+	/usr/lib/x86_64-linux-gnu/libbcc.so.0 /usr/bin/python3.11 /usr/lib/python3.11/lib-dynload/*.so \
+	/bin/mktemp /bin/touch
 
 ls /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.12.tar.xz >/dev/null
 echo "setup: ok"

@@ -12,7 +12,7 @@
 # "TOOLS| cyclictest-median-max-us N"; harness/check-tools.sh puts
 # them side by side for ours and the unmodified kernel.
 # tools_short=1 (make check) leaves out the slow steps.
-export PATH=/opt/tools/bin:$PATH
+export PATH=/opt/tools/bin:/opt/clients/bin:$PATH
 T=/sys/kernel/tracing
 . /harness/ktap.sh
 short=0
@@ -473,6 +473,33 @@ echo "TOOLS| cyclictest-max-us $(echo $maxes | tr ' ' '\n' | sort -n | tail -n 1
 	echo "TOOLS| cyclictest-median-max-us $(echo $maxes | tr ' ' '\n' | sort -n | sed -n "$(((rounds + 1) / 2))p")"
 [ $ok = 0 ] && left_over cyclictest
 check cyclictest-function-toggles $?
+
+# perf's own shell tests that put probes (tools-initramfs.sh): a kprobe on
+# the line of getname_flags() that its DWARF names, its events recorded
+# and read back by perf script, and perf trace beside it.  With the
+# kernel's debug info the probe and record tests must pass; none may
+# fail; a skip says why.
+perf_probe_tests() {
+	local dwarf=0 res
+	[ -e "/usr/lib/debug/boot/vmlinux-$(uname -r)" ] && dwarf=1
+	if [ ! -e /usr/lib/perf-core/tests/shell/probe_vfs_getname.sh ] ||
+	   ! command -v perf > /dev/null; then
+		ktap_skip perf-test-probes "no perf or no perf shell tests in this initramfs"
+		return
+	fi
+	timed perf-test-vfs_getname perf test -v vfs_getname
+	# -v puts each test's verdict on a line of its own, without its number.
+	res=$(grep -E '^( *[0-9]+: )?[A-Z].*vfs_getname.*: (Ok|FAILED!|Skip)' /tmp/out)
+	ktap_diag "$res"
+	[ "$(echo "$res" | grep -c .)" = 3 ] &&
+		! echo "$res" | grep -q 'FAILED!' &&
+		{ [ $dwarf = 0 ] || [ "$(echo "$res" | grep -E 'Add vfs_getname|Use vfs_getname' | grep -c ': Ok')" = 2 ]; } &&
+		[ -z "$(perf probe -l 2> /dev/null)" ] && left_over perf-test
+	check perf-test-probes $?
+}
+if [ "$short" = 0 ]; then
+	perf_probe_tests
+fi
 
 # stress-ng's own use of ftrace: it counts the kernel functions its
 # stressors called through the function profiler.
