@@ -6,8 +6,9 @@
 # Each kernel is built (kernel.sh), gets the initramfs with the tools
 # (tools-initramfs.sh) and boots under -icount shift=0,sleep=off with one
 # vCPU, as make bench does (two take turns in an order that varies), so
-# that the guest's clock counts instructions; make check's short run has
-# two vCPUs.  Every result of the guest's KTAP document "tools" must pass
+# that the guest's clock counts instructions, then once more with two
+# vCPUs for cyclictest alone (tools_only=cyclictest); make check's short
+# run has two vCPUs.  Every result of the guest's KTAP document "tools" must pass
 # on ours; the unmodified kernel's are shown as a reference, not counted
 # (stock 6.1 x86_64 leaves 3 of 867 functions of a kprobe_multi wildcard
 # unattached; docs/testing.md).  The timed steps ("TOOLS| NAME SECONDS")
@@ -48,6 +49,18 @@ for spec in ${KERNELS:-x86_64:ours x86_64:upstream arm64:ours arm64:upstream}; d
 	mkdir -p "$dir"
 	python3 "$top/harness/check.py" guest --name "$name-tools" --log "$console" \
 		--doc tools --what tools --results "$dir" | sed 's/^/   /'
+	# cyclictest under tracer toggles in a boot of its own with two vCPUs
+	# (a thread on each), still under icount: where stop_machine() would
+	# hold every CPU, a second one is what the figure is about.
+	echo "== $name: cyclictest under tracer toggles (two vCPUs, icount)"
+	console="$build/logs/$name-tools-cyclictest.log"
+	SMP=2 ICOUNT=1 TOOLS=1 TIMEOUT=1800 APPEND=tools_only=cyclictest QEMU_LOG_NAME=tools-cyclictest \
+		"$top/harness/qemu.sh" "$arch" "$flavor" tools > /dev/null 2>&1
+	grep -a '^qemu: ran' "$console" | sed 's/^/   | /'
+	sed -n 's/^TOOLS| //p' "$console" >> "$times/$name"
+	grep -a 'cyclictest run\|cyclictest maxima' "$console" | sed 's/^ *#/   |/'
+	python3 "$top/harness/check.py" guest --name "$name-tools-cyclictest" --log "$console" \
+		--doc tools --what "cyclictest under toggles" --results "$dir" | sed 's/^/   /'
 done
 
 # Ours against the unmodified kernel, per arch: each timed step's seconds

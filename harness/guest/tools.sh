@@ -11,13 +11,17 @@
 # latencies as "TOOLS| cyclictest-max-us N" (the highest of its runs) and
 # "TOOLS| cyclictest-median-max-us N"; harness/check-tools.sh puts
 # them side by side for ours and the unmodified kernel.
-# tools_short=1 (make check) leaves out the slow steps.
+# tools_short=1 (make check) leaves out the slow steps; tools_only=cyclictest
+# runs cyclictest under tracer toggles alone.
 export PATH=/opt/tools/bin:/opt/clients/bin:$PATH
 T=/sys/kernel/tracing
 . /harness/ktap.sh
-short=0
+short=0 only=
 for arg in $(cat /proc/cmdline); do
-	case "$arg" in tools_short=1) short=1 ;; esac
+	case "$arg" in
+	tools_short=1) short=1 ;;
+	tools_only=*) only=${arg#tools_only=} ;;
+	esac
 done
 # stress-ng looks for debugfs in the mount table.
 [ -e /etc/mtab ] || ln -s /proc/mounts /etc/mtab
@@ -109,7 +113,58 @@ names() {
 # A command that reads with read(2) (busybox cat uses sendfile).
 reader='dd if=/proc/version of=/dev/null bs=16'
 
+# cyclictest_toggles: cyclictest's latency on every CPU while the function
+# tracer goes on and off on every function and the filter changes under
+# it, a fixed number of times (one toggle: function tracer on, two filter
+# writes, the filter cleared, nop), so that both kernels are measured
+# under the same work however fast each does it; cyclictest runs from
+# before the first toggle to after the last.  One run's maximum is one
+# sample of a noisy figure, so the full run takes five and prints their
+# highest and their median.  Each run must end with every CPU's line and
+# leave ftrace as it found it.
+cyclictest_toggles() {
+	local toggles=10 rounds=5 maxes= ok=0 r i rc max t0 t1
+	[ "$short" = 1 ] && toggles=3 rounds=1
+	for r in $(seq 1 $rounds); do
+		cyclictest -t -a -p 80 -i 1000 -q -m > /tmp/out 2>&1 &
+		cpid=$!
+		sleep 1
+		t0=$(now)
+		for i in $(seq 1 $toggles); do
+			echo function > $T/current_tracer
+			echo 'vfs_*' > $T/set_ftrace_filter
+			echo '*lock*' >> $T/set_ftrace_filter
+			echo > $T/set_ftrace_filter
+			echo nop > $T/current_tracer
+		done
+		t1=$(now)
+		sleep 1
+		kill -INT $cpid
+		wait $cpid
+		rc=$?
+		max=$(awk '/^T:/ { for (i = 1; i < NF; i++) if ($i == "Max:") m = $(i + 1) > m ? $(i + 1) : m } END { print m + 0 }' /tmp/out)
+		maxes="$maxes $max"
+		ktap_diag "cyclictest run $r: $toggles toggles in $(awk "BEGIN { printf \"%.3f\", $t1 - $t0 }") s, maximum $max us"
+		if [ $rc != 0 ] || [ "$(grep -c '^T:.*Max:' /tmp/out)" != "$(nproc)" ]; then
+			ktap_diag "cyclictest run $r: exit $rc, $(grep -c '^T:.*Max:' /tmp/out) of $(nproc) CPUs"
+			ok=1
+		fi
+	done
+	ktap_diag "cyclictest maxima (us):$maxes"
+	echo "TOOLS| cyclictest-max-us $(echo $maxes | tr ' ' '\n' | sort -n | tail -n 1)"
+	[ "$rounds" -gt 1 ] &&
+		echo "TOOLS| cyclictest-median-max-us $(echo $maxes | tr ' ' '\n' | sort -n | sed -n "$(((rounds + 1) / 2))p")"
+	[ $ok = 0 ] && left_over cyclictest
+	check cyclictest-function-toggles $?
+}
+
 ktap_start tools
+# tools_only=cyclictest: that step alone (make check-tools' two-vCPU boot).
+if [ "$only" = cyclictest ]; then
+	cyclictest_toggles
+	ktap_end
+	exit 0
+fi
 if ! command -v bpftrace > /dev/null; then
 	ktap_skip bpftrace "no /opt/tools/bin/bpftrace in this initramfs"
 	ktap_end
@@ -439,40 +494,11 @@ if [ "$short" = 0 ]; then
 	fi
 fi
 
-# cyclictest's latency on every CPU while the function tracer goes on and
-# off on every function and the filter changes under it.  One run's
-# maximum is one sample of a noisy figure (the same kernel gave 52 to 117
-# us), so the full run takes five and prints their highest and their
-# median; each run must finish with every CPU's line and leave ftrace as
-# it found it.
-loops=2000 rounds=5
-[ "$short" = 1 ] && loops=500 rounds=1
-maxes= ok=0
-for r in $(seq 1 $rounds); do
-	cyclictest -t -a -p 80 -i 1000 -l $loops -q -m > /tmp/out 2>&1 &
-	cpid=$!
-	while kill -0 $cpid 2> /dev/null; do
-		echo function > $T/current_tracer
-		echo 'vfs_*' > $T/set_ftrace_filter
-		echo '*lock*' >> $T/set_ftrace_filter
-		echo > $T/set_ftrace_filter
-		echo nop > $T/current_tracer
-	done
-	wait $cpid
-	rc=$?
-	max=$(awk '/^T:/ { for (i = 1; i < NF; i++) if ($i == "Max:") m = $(i + 1) > m ? $(i + 1) : m } END { print m + 0 }' /tmp/out)
-	maxes="$maxes $max"
-	if [ $rc != 0 ] || [ "$(grep -c '^T:.*Max:' /tmp/out)" != "$(nproc)" ]; then
-		ktap_diag "cyclictest run $r: exit $rc, $(grep -c '^T:.*Max:' /tmp/out) of $(nproc) CPUs"
-		ok=1
-	fi
-done
-ktap_diag "cyclictest maxima (us):$maxes"
-echo "TOOLS| cyclictest-max-us $(echo $maxes | tr ' ' '\n' | sort -n | tail -n 1)"
-[ "$rounds" -gt 1 ] &&
-	echo "TOOLS| cyclictest-median-max-us $(echo $maxes | tr ' ' '\n' | sort -n | sed -n "$(((rounds + 1) / 2))p")"
-[ $ok = 0 ] && left_over cyclictest
-check cyclictest-function-toggles $?
+# cyclictest (cyclictest_toggles above): here in make check's short run;
+# make check-tools runs it in a boot of its own with two vCPUs.
+if [ "$short" = 1 ]; then
+	cyclictest_toggles
+fi
 
 # perf's own shell tests that put probes (tools-initramfs.sh): a kprobe on
 # the line of getname_flags() that its DWARF names, its events recorded
