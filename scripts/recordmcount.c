@@ -12,9 +12,11 @@
  * them between __start_mcount_loc and __stop_mcount_loc, and ftrace turns
  * each recorded call into a NOP at boot.
  *
- * Usage: recordmcount [-w] OBJECT...
+ * Usage: recordmcount [-w] [--lto] OBJECT...
  *        recordmcount [-w] --linked VMLINUX   (after the final link: see
  *        mark_overridden())
+ * --lto: the objects are what Clang's LTO linked (vmlinux.o, a module),
+ * which may define the profiling routine as well (see mark_callees()).
  *
  * Files: this one finds the sites (and runs the post-link pass);
  * recordmcount-write.c assembles what is appended to an object;
@@ -315,11 +317,14 @@ static int find_symtab(struct rmc *r)
 /*
  * Mark the symbols that name this machine's profiling routine.  In an
  * object as compiled the routine is undefined.  An object that Clang's
- * LTO has linked (vmlinux.o) may hold the routine's own code as well, so
- * there a global definition counts too, on machines whose call
- * instruction the tool checks at each reference (is_call): a reference
- * that is not a call is never taken for a site.
+ * LTO has linked (--lto: vmlinux.o) may hold the routine's own code as
+ * well (x86_64's ftrace_64.S is machine code beside the bitcode), so
+ * there a global definition of __fentry__ counts too, on machines whose
+ * call instruction the tool checks at each reference (is_call); such a
+ * reference must also be a call's own operand (take_reloc()).
  */
+enum { CALLEE_UNDEFINED = 1, CALLEE_DEFINED = 2 };
+
 static int mark_callees(struct rmc *r)
 {
 	const char *const *c;
@@ -335,17 +340,22 @@ static int mark_callees(struct rmc *r)
 		if (!sym.name)
 			continue;
 		if (sym.shndx != SHN_UNDEF &&
-		    (!r->arch->is_call || sym.bind == STB_LOCAL ||
+		    (!r->lto || !r->arch->is_call || sym.bind == STB_LOCAL ||
 		     sym.shndx >= r->ef.shnum))
 			continue;
 		name = elf_string(&r->ef, &r->strtab, sym.name);
 		if (!name)
 			return rmc_fail(r, "symbol %llu has a name outside the string table",
 				    (unsigned long long)i);
+		if (sym.shndx != SHN_UNDEF) {
+			if (!strcmp(name, "__fentry__"))
+				r->is_callee[i] = CALLEE_DEFINED;
+			continue;
+		}
 		name += name[0] == '.';
 		for (c = r->arch->callees; *c; c++)
 			if (!strcmp(name, *c))
-				r->is_callee[i] = 1;
+				r->is_callee[i] = CALLEE_UNDEFINED;
 	}
 	return 0;
 }
@@ -426,14 +436,23 @@ static int make_idle(struct rmc *r, unsigned int tsec,
 	return 0;
 }
 
-/* Check one relocation against the profiling routine and record its site. */
+/*
+ * Check one relocation against the profiling routine and record its site.
+ * @defined: the routine is the linked object's own (mark_callees()), where
+ * only a call's 32-bit operand (addend -4, the end of the instruction)
+ * counts: its code is beside the calls, and the byte before a reference
+ * alone is weak evidence of a call.
+ */
 static int take_reloc(struct rmc *r, unsigned int tsec,
 		      const struct elf_sec *text, const struct elf_rela *rel,
-		      u64 entry)
+		      u64 entry, bool defined)
 {
 	const struct arch_desc *a = r->arch;
 	u64 at;
 
+	/* A site recorded before, made idle (an LTO link's native part). */
+	if (a->nop && rel->type == a->none_reloc)
+		return 0;
 	if (!call_reloc(a, rel->type)) {
 		if (addr_reloc(a, rel->type)) {
 			/* 6.12's callthunks.c compares an address with it. */
@@ -456,6 +475,10 @@ static int take_reloc(struct rmc *r, unsigned int tsec,
 			   !a->is_call(&r->ef, at))) {
 		/* A reference that is not a call (a jump, an address load). */
 		not_recorded(r, tsec, rel->offset, "not a call");
+		return 0;
+	}
+	if (defined && (r->reltype != SHT_RELA || rel->addend != -4)) {
+		not_recorded(r, tsec, rel->offset, "not a call's operand");
 		return 0;
 	}
 	return add_site(r, tsec, rel->offset + a->site_bias) ?:
@@ -514,7 +537,8 @@ static int scan_relocs(struct rmc *r, unsigned int ridx,
 		prev = rel.offset;
 		have_prev = true;
 		if (take_reloc(r, rsec->info, &text, &rel,
-			       rsec->offset + i * size))
+			       rsec->offset + i * size,
+			       r->is_callee[sym] == CALLEE_DEFINED))
 			return -1;
 	}
 	return 0;
@@ -887,7 +911,12 @@ static int analyse(struct rmc *r)
 	if (!r->arch)
 		return rmc_fail(r, "unsupported machine %u (%u-bit)", r->ef.machine,
 			    8 * r->ef.lay->addr_size);
-	if (already_recorded(r))
+	/*
+	 * An LTO link's output may hold an object recorded already beside
+	 * the bitcode's calls: those sites are NOPs by now, so the rest are
+	 * recorded and a second run still finds nothing to do.
+	 */
+	if (!r->lto && already_recorded(r))
 		return 0;
 	if (find_symtab(r))
 		return -1;
@@ -928,9 +957,9 @@ static void release(struct rmc *r)
 }
 
 /* Process one object; return 0 on success (including nothing to do). */
-static int process(const char *path, bool warn)
+static int process(const char *path, bool warn, bool lto)
 {
-	struct rmc r = { .warn = warn };
+	struct rmc r = { .warn = warn, .lto = lto };
 	struct out o = { 0 };
 	unsigned char *buf = NULL;
 	mode_t mode = 0644;
@@ -1188,7 +1217,7 @@ done:
 
 int main(int argc, char **argv)
 {
-	bool warn = false, linked = false;
+	bool warn = false, linked = false, lto = false;
 	int i, ret = 0;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -1196,18 +1225,21 @@ int main(int argc, char **argv)
 			warn = true;
 		} else if (!strcmp(argv[i], "--linked")) {
 			linked = true;
+		} else if (!strcmp(argv[i], "--lto")) {
+			lto = true;
 		} else {
 			i = argc;
 			break;
 		}
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: recordmcount [-w] OBJECT...\n"
+		fprintf(stderr, "usage: recordmcount [-w] [--lto] OBJECT...\n"
 			"       recordmcount [-w] --linked VMLINUX\n");
 		return 2;
 	}
 	for (; i < argc; i++)
-		if (linked ? process_linked(argv[i], warn) : process(argv[i], warn))
+		if (linked ? process_linked(argv[i], warn) :
+			     process(argv[i], warn, lto))
 			ret = 1;
 	return ret;
 }

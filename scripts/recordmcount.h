@@ -230,6 +230,7 @@ struct rmc {
 	unsigned char *buf;		/* ef.buf, writable: sites made idle */
 	const struct arch_desc *arch;
 	bool warn;
+	bool lto;			/* --lto: linked by Clang's LTO */
 	unsigned int symtab_idx;
 	struct elf_sec symtab, strtab, shstrtab;
 	u64 nsyms, first_global;

@@ -744,29 +744,39 @@ class LtoTests(unittest.TestCase):
 
 
 class LtoX86Tests(unittest.TestCase):
-    """x86_64 built with clang's ThinLTO: the tool runs on vmlinux.o, the
-    LTO link's output, which holds the profiling routine's definition
-    (arch/x86/kernel/ftrace_64.S, machine code beside the bitcode) as well
-    as the calls to it."""
+    """x86_64 built with clang's ThinLTO: kbuild runs the tool with --lto on
+    vmlinux.o, the LTO link's output, which holds the profiling routine's
+    definition (arch/x86/kernel/ftrace_64.S, machine code beside the
+    bitcode) as well as the calls to it."""
 
-    CC = [LLVM + 'clang', '--target=x86_64-linux-gnu', '-O2', '-fno-pie',
-          '-pg', '-mfentry', '-ffunction-sections']
+    FLAGS = ['--target=x86_64-linux-gnu', '-O2', '-fno-pie', '-pg', '-mfentry',
+             '-mcmodel=kernel', '-fcf-protection=branch']
+    CC = [LLVM + 'clang'] + FLAGS
     LD = ['ld', '-m', 'elf_x86_64']
+    ENDBR = 'f3 0f 1e fa'
 
     def setUp(self):
         if not os.path.exists(LLVM + 'clang'):
             self.skipTest('no clang 16 (make setup installs it)')
         self.a = Arch('x86_64')
 
-    def vmlinux_o(self, out, src):
-        """@src as ThinLTO bitcode and the routines' stub as machine code,
-        linked by ld.lld -r as scripts/Makefile.vmlinux_o links them; an
-        untouched copy is @out.orig."""
-        bc = os.path.join(self.a.dir, out + '.bc')
-        must(self.CC + KERNEL_ATTRS + ['-flto=thin', '-fsplit-lto-unit', '-c',
-                                       os.path.join(SRC, src), '-o', bc])
+    def vmlinux_o(self, out, srcs, native=(), asm=()):
+        """@srcs as ThinLTO bitcode, @native C files and @asm files as
+        machine code, with the routines' stub, linked by ld.lld -r as
+        scripts/Makefile.vmlinux_o links them; an untouched copy is
+        @out.orig."""
+        objs = []
+        for src in srcs:
+            bc = os.path.join(self.a.dir, '%s-%s.bc' % (out, src))
+            must(self.CC + KERNEL_ATTRS + ['-flto=thin', '-fsplit-lto-unit', '-c',
+                                           os.path.join(SRC, src), '-o', bc])
+            objs.append(bc)
+        for src in list(native) + list(asm):
+            o = os.path.join(self.a.dir, '%s-%s.o' % (out, src))
+            must(self.CC + KERNEL_ATTRS + ['-c', os.path.join(SRC, src), '-o', o])
+            objs.append(o)
         out = os.path.join(self.a.dir, out)
-        must([LLVM + 'ld.lld', '-r', '-o', out, bc, self.a.stub])
+        must([LLVM + 'ld.lld', '-r', '-o', out] + objs + [self.a.stub])
         shutil.copy(out, out + '.orig')
         return out
 
@@ -777,44 +787,90 @@ class LtoX86Tests(unittest.TestCase):
                         '-o', exe, obj])
         return exe
 
-    def test_linked_object_defines_routine(self):
-        """Every call of the defined __fentry__ in a traced section is a
-        record and now the 5-byte NOP; the routine's own code, notrace and
-        untraced sections are left alone; a second run changes nothing."""
+    def check(self, o, want):
+        """Run the tool with --lto on @o: the records are exactly the calls
+        of __fentry__ in @want's functions, each now the 5-byte NOP at the
+        function's entry or right after its ENDBR; every other call and
+        reference to __fentry__ is as compiled; a second run changes
+        nothing."""
         a = self.a
-        o = self.vmlinux_o('vmlinux-x86.o', 'basic.c')
-        syms = must([a.readelf, '-sW', o])
-        self.assertRegex(syms, r'GLOBAL\s+DEFAULT\s+\d+\s+__fentry__\n')
-        p = rmc(o)
+        p = rmc('-w', '--lto', o)
         self.assertEqual(p.returncode, 0, p.stderr)
         once = read(o)
-        self.assertEqual(rmc(o).returncode, 0)
+        self.assertEqual(rmc('--lto', o).returncode, 0)
         self.assertEqual(read(o), once, 'a second run changed the object')
         exe, orig = self.link(o), self.link(o + '.orig')
         sites = a.call_sites(orig)
         recs = a.records(exe)
-        self.assertEqual(sorted(recs), sorted(sites), 'records != call sites')
-        self.assertEqual(sorted(sites[r] for r in recs),
-                         sorted(['helper', 'plain', 'weak_default',
-                                 'init_function', 'cold_function',
-                                 'sched_function']))
+        self.assertEqual(len(recs), len(set(recs)), 'duplicate records')
+        self.assertEqual(sorted(sites[r] for r in recs), sorted(want))
         insn = a.insn_bytes(exe)
+        starts = {addr for addr, _ in LtoTests.functions(self, exe)}
         for r in recs:
             self.assertEqual(insn.get(r), a.idle, 'site %#x is not idle' % r)
-        self.assertFalse(set(a.call_sites(exe)) & set(recs))
+            # clang gives a static function whose address is not taken
+            # no ENDBR.
+            self.assertTrue(r in starts or (insn.get(r - 4) == self.ENDBR and
+                                            r - 4 in starts),
+                            'site %#x is not at its function\'s entry' % r)
+        # Everything else in the object is as it was (the calls in
+        # untraced sections, the assembly's references): its code and
+        # relocations differ only by a call and its PLT32 relocation
+        # against __fentry__ become a NOP and R_X86_64_NONE, per record.
+        def dis(path):
+            return [ln for ln in must([a.objdump, '-dr', path]).splitlines()
+                    if 'file format' not in ln]
+        import difflib
+        diff = list(difflib.ndiff(dis(o + '.orig'), dis(o)))
+        gone = [ln[2:] for ln in diff if ln.startswith('- ')]
+        came = [ln[2:] for ln in diff if ln.startswith('+ ')]
+        self.assertEqual(len([ln for ln in gone if re.search(
+            r'R_X86_64_PLT32\s+__fentry__-0x4$', ln)]), len(recs))
+        for ln in gone:
+            self.assertRegex(ln, r'\scall\s|R_X86_64_PLT32\s+__fentry__-0x4$')
+        for ln in came:
+            self.assertRegex(ln, r'\snopl\s|R_X86_64_NONE\s+__fentry__')
+        return p
+
+    def test_linked_object_defines_routine(self):
+        """Bitcode of traced and untraced sections, a native C object (as
+        arch/x86/power/cpu.o is built without LTO) and assembly that
+        refers to __fentry__ without calling it."""
+        a = self.a
+        o = self.vmlinux_o('vmlinux-x86.o', ['sections.c'], native=['basic.c'],
+                           asm=['fentry-refs.S'])
+        syms = must([a.readelf, '-sW', o])
+        self.assertRegex(syms, r'GLOBAL\s+DEFAULT\s+\d+\s+__fentry__\n')
+        relocs = must([a.readelf, '-rW', o])
+        for kind in ('R_X86_64_PLT32', 'R_X86_64_PC32', 'R_X86_64_64'):
+            self.assertRegex(relocs, kind + r'\s+[0-9a-f]+\s+__fentry__')
+        p = self.check(o, ['local_a', 'local_b', 'ref_fn', 'kprobes_fn',
+                           'idle_fn', 'weak_one', 'hot_fn', 'group_fn',
+                           'calls_all', 'helper', 'plain', 'weak_default',
+                           'init_function', 'cold_function', 'sched_function'])
+        # exit_fn and meminit_fn are compiled with their calls, untraced.
+        sites = a.call_sites(self.link(o + '.orig'))
+        self.assertIn('exit_fn', sites.values())
+        self.assertIn('meminit_fn', sites.values())
+        self.assertIn("not a call's operand", p.stderr)
+        self.assertIn('not a call', p.stderr)
+
+    def test_defined_routine_needs_lto(self):
+        """Without --lto a defined __fentry__ is not the routine: an
+        ordinary object that defines a function of that name keeps its
+        calls to it."""
+        o = self.vmlinux_o('vmlinux-x86-nolto.o', ['basic.c'])
+        p = rmc(o)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(read(o), read(o + '.orig'))
 
     def test_defined_routine_address_not_a_site(self):
         """The defined routine's address taken as a value is no site."""
         a = self.a
-        o = self.vmlinux_o('vmlinux-x86-addr.o', 'address.c')
-        p = rmc(o)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        exe, orig = self.link(o), self.link(o + '.orig')
-        sites = a.call_sites(orig)
-        recs = a.records(exe)
-        self.assertEqual(sorted(recs), sorted(sites))
-        self.assertEqual(sorted(sites[r] for r in recs),
-                         ['fentry_address', 'is_fentry'])
+        o = self.vmlinux_o('vmlinux-x86-addr.o', ['address.c'])
+        relocs = must([a.readelf, '-rW', o])
+        self.assertRegex(relocs, r'R_X86_64_32S?\s+[0-9a-f]+\s+__fentry__')
+        self.check(o, ['fentry_address', 'is_fentry'])
 
 
 class BadInputTests(unittest.TestCase):
