@@ -6,9 +6,9 @@
 #   tools    bpftrace, bpftool, cyclictest, stress-ng and bcc (three of
 #            its tools, Python and its library), the tools people trace
 #            with, for harness/guest/tools.sh (tools-initramfs.sh); and
-#            coreutils' mktemp and touch, whose GNU forms perf's shell
-#            tests expect (busybox's mktemp wants six Xs, its touch opens
-#            with other flags).
+#            Debian's dash and coreutils' mktemp and touch, which perf's
+#            shell tests are written for (busybox's sh runs its own
+#            mktemp, which wants six Xs).
 #
 # The binaries are Debian 12's own:
 #   - x86_64 guests get the build machine's, when it is amd64 (make setup
@@ -35,7 +35,7 @@ fi
 case "$set" in
 clients) bins="$sysroot/usr/bin/trace-cmd $sysroot/usr/bin/perf" ;;
 tools) bins="$sysroot/usr/bin/bpftrace $sysroot/usr/sbin/bpftool $sysroot/usr/bin/cyclictest
-	$sysroot/usr/bin/stress-ng $sysroot/bin/mktemp $sysroot/bin/touch" ;;
+	$sysroot/usr/bin/stress-ng $sysroot/bin/mktemp $sysroot/bin/touch $sysroot/bin/dash" ;;
 *) die "clients-root: no set $set" ;;
 esac
 for b in $bins; do

@@ -140,10 +140,10 @@ arm64_set() {
 }
 arm64_set clients /usr/bin/trace-cmd /usr/bin/perf
 # bcc: its library, Python and Python's compiled modules (clients-root.sh).
-# coreutils' mktemp and touch: perf's shell tests need their GNU forms.
+# dash, coreutils' mktemp and touch: perf's shell tests are written for them.
 arm64_set tools /usr/bin/bpftrace /usr/sbin/bpftool /usr/bin/cyclictest /usr/bin/stress-ng \
 	/usr/lib/x86_64-linux-gnu/libbcc.so.0 /usr/bin/python3.11 /usr/lib/python3.11/lib-dynload/*.so \
-	/bin/mktemp /bin/touch
+	/bin/mktemp /bin/touch /bin/dash
 
 ls /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.12.tar.xz >/dev/null
 echo "setup: ok"

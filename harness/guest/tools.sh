@@ -12,7 +12,8 @@
 # "TOOLS| cyclictest-median-max-us N"; harness/check-tools.sh puts
 # them side by side for ours and the unmodified kernel.
 # tools_short=1 (make check) leaves out the slow steps; tools_only=cyclictest
-# runs cyclictest under tracer toggles alone.
+# runs cyclictest under tracer toggles alone, tools_only=perf perf's probe
+# tests alone.
 export PATH=/opt/tools/bin:/opt/clients/bin:$PATH
 T=/sys/kernel/tracing
 . /harness/ktap.sh
@@ -158,13 +159,52 @@ cyclictest_toggles() {
 	check cyclictest-function-toggles $?
 }
 
+# perf's own shell tests that put probes (tools-initramfs.sh): a kprobe on
+# the line of getname_flags() that its DWARF names, its events recorded
+# and read back by perf script, and perf trace beside it.  With the
+# kernel's debug info the probe and record tests must pass; none may
+# fail; a skip says why.  They are written for a Debian system, whose
+# /bin/sh is dash and whose mktemp is coreutils': busybox's sh runs its
+# own mktemp whatever PATH says, and that one wants six Xs.  So while
+# they run /bin/sh is Debian's dash, which finds busybox's other
+# commands as files (/tmp/bb), after coreutils' mktemp and touch.
+perf_probe_tests() {
+	local dwarf=0 res opath
+	[ -e "/usr/lib/debug/boot/vmlinux-$(uname -r)" ] && dwarf=1
+	if [ ! -e /usr/lib/perf-core/tests/shell/probe_vfs_getname.sh ] ||
+	   ! command -v perf > /dev/null || [ ! -x /opt/tools/bin/dash ]; then
+		ktap_skip perf-test-probes "no perf, its shell tests or dash in this initramfs"
+		return
+	fi
+	mkdir -p /tmp/bb
+	busybox --install -s /tmp/bb
+	ln -sf /opt/tools/bin/dash /bin/sh
+	opath=$PATH
+	PATH=$PATH:/tmp/bb
+	timed perf-test-vfs_getname perf test -v vfs_getname
+	PATH=$opath
+	ln -sf busybox /bin/sh
+	# -v puts each test's verdict on a line of its own, without its number.
+	res=$(grep -E '^( *[0-9]+: )?[A-Z].*vfs_getname.*: (Ok|FAILED!|Skip)' /tmp/out)
+	ktap_diag "$res"
+	[ "$(echo "$res" | grep -c .)" = 3 ] &&
+		! echo "$res" | grep -q 'FAILED!' &&
+		{ [ $dwarf = 0 ] || [ "$(echo "$res" | grep -E 'Add vfs_getname|Use vfs_getname' | grep -c ': Ok')" = 2 ]; } &&
+		[ -z "$(perf probe -l 2> /dev/null)" ] && left_over perf-test
+	check perf-test-probes $?
+}
+
 ktap_start tools
-# tools_only=cyclictest: that step alone (make check-tools' two-vCPU boot).
-if [ "$only" = cyclictest ]; then
-	cyclictest_toggles
+# tools_only=cyclictest (make check-tools' two-vCPU boot), tools_only=perf:
+# that step alone.
+case "$only" in
+cyclictest|perf)
+	[ "$only" = cyclictest ] && cyclictest_toggles
+	[ "$only" = perf ] && perf_probe_tests
 	ktap_end
 	exit 0
-fi
+	;;
+esac
 if ! command -v bpftrace > /dev/null; then
 	ktap_skip bpftrace "no /opt/tools/bin/bpftrace in this initramfs"
 	ktap_end
@@ -500,29 +540,6 @@ if [ "$short" = 1 ]; then
 	cyclictest_toggles
 fi
 
-# perf's own shell tests that put probes (tools-initramfs.sh): a kprobe on
-# the line of getname_flags() that its DWARF names, its events recorded
-# and read back by perf script, and perf trace beside it.  With the
-# kernel's debug info the probe and record tests must pass; none may
-# fail; a skip says why.
-perf_probe_tests() {
-	local dwarf=0 res
-	[ -e "/usr/lib/debug/boot/vmlinux-$(uname -r)" ] && dwarf=1
-	if [ ! -e /usr/lib/perf-core/tests/shell/probe_vfs_getname.sh ] ||
-	   ! command -v perf > /dev/null; then
-		ktap_skip perf-test-probes "no perf or no perf shell tests in this initramfs"
-		return
-	fi
-	timed perf-test-vfs_getname perf test -v vfs_getname
-	# -v puts each test's verdict on a line of its own, without its number.
-	res=$(grep -E '^( *[0-9]+: )?[A-Z].*vfs_getname.*: (Ok|FAILED!|Skip)' /tmp/out)
-	ktap_diag "$res"
-	[ "$(echo "$res" | grep -c .)" = 3 ] &&
-		! echo "$res" | grep -q 'FAILED!' &&
-		{ [ $dwarf = 0 ] || [ "$(echo "$res" | grep -E 'Add vfs_getname|Use vfs_getname' | grep -c ': Ok')" = 2 ]; } &&
-		[ -z "$(perf probe -l 2> /dev/null)" ] && left_over perf-test
-	check perf-test-probes $?
-}
 if [ "$short" = 0 ]; then
 	perf_probe_tests
 fi
