@@ -195,7 +195,7 @@ perf_probe_tests() {
 }
 
 ktap_start tools
-# tools_only=cyclictest (make check-tools' two-vCPU boot), tools_only=perf:
+# tools_only=cyclictest (make check-tools' cyclictest boots), tools_only=perf:
 # that step alone.
 case "$only" in
 cyclictest|perf)
@@ -535,7 +535,7 @@ if [ "$short" = 0 ]; then
 fi
 
 # cyclictest (cyclictest_toggles above): here in make check's short run;
-# make check-tools runs it in a boot of its own with two vCPUs.
+# make check-tools runs it in boots of its own (one vCPU; two on arm64).
 if [ "$short" = 1 ]; then
 	cyclictest_toggles
 fi
