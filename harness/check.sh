@@ -51,9 +51,10 @@
 # built: no file refers to a file above it.
 #
 # The kernels build one after another in the background from the start, at
-# the lowest CPU priority, 6.1 before 6.12 and arm64 (each arch's gcc kernel,
-# then its clang one) before x86_64 (arm64's guests run longest, and the last kernel's stream is
-# the run's tail), the pairs compiled only last;
+# the lowest CPU priority, 6.1 before 6.12 and arm64 (each arch's gcc
+# kernel, then its clang one) before x86_64 (arm64's guests run longest,
+# and the last kernel's stream is the run's tail), the pairs compiled only
+# last;
 # each stream waits only for its own.  Every guest has a timeout of at least
 # twice the time it was measured to take on a loaded 2-core machine
 # (docs/testing.md, "CI"); a guest that uses more than half of it is listed
