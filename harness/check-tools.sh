@@ -6,17 +6,18 @@
 # Each kernel is built (kernel.sh), gets the initramfs with the tools
 # (tools-initramfs.sh) and boots under -icount shift=0,sleep=off with one
 # vCPU, as make bench does (two take turns in an order that varies), so
-# that the guest's clock counts instructions, then twice more for
-# cyclictest alone (tools_only=cyclictest), with one vCPU and with two;
-# make check's short run has two vCPUs.  Every result of the guest's KTAP document "tools" must pass
-# on ours; the unmodified kernel's are shown as a reference, not counted
-# (stock 6.1 x86_64 leaves 3 of 867 functions of a kprobe_multi wildcard
-# unattached; docs/testing.md).  The timed steps ("TOOLS| NAME SECONDS")
-# go side by side in a table, ours against the unmodified kernel
-# (build/tools-times/table.txt).
-# KERNELS="x86_64:ours ..." picks the kernels (default: ours and upstream on
-# x86_64 and arm64); CYCLICTEST_ONLY=1 boots them for cyclictest alone.  make check runs the short form on ours alone
-# (harness/check.sh).  The last line is "N passed, N failed, N skipped".
+# that the guest's clock counts instructions, then again for cyclictest
+# alone (tools_only=cyclictest), with one vCPU and, on arm64, with two;
+# make check's short run has two vCPUs.  Every result of the guest's KTAP
+# document "tools" must pass on ours; the unmodified kernel's are shown
+# as a reference, not counted (stock 6.1 x86_64 leaves 3 of 867 functions
+# of a kprobe_multi wildcard unattached; docs/testing.md).  The timed
+# steps ("TOOLS| NAME SECONDS") go side by side in a table, ours against
+# the unmodified kernel (build/tools-times/table.txt).
+# KERNELS="x86_64:ours ..." picks the kernels (default: ours and upstream
+# on x86_64 and arm64); CYCLICTEST_ONLY=1 boots them for cyclictest
+# alone.  make check runs the short form on ours alone (harness/check.sh).
+# The last line is "N passed, N failed, N skipped".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 results="$build/results-tools$base_suffix" times="$build/tools-times$base_suffix"

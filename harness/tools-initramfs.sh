@@ -37,7 +37,7 @@ tar -c -C "$ksrc" include "arch/$hdir/include" \
 # kprobe by source line, recorded, scripted and traced), with the lines
 # they source, from the perf of the guest's Debian arch.  They find the
 # line in the kernel's DWARF, which VARIANT=btf kernels have: the debug
-# sections alone, compressed (60 to 70 MiB), where perf looks for a
+# sections alone, compressed (56 to 68 MiB), where perf looks for a
 # kernel's debug info; without DWARF the tests skip, as they say.
 ptests=/usr/lib/perf-core/tests/shell
 [ "$karch" = arm64 ] && [ "$(dpkg --print-architecture)" != arm64 ] &&

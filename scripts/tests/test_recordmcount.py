@@ -14,6 +14,7 @@ to the routine may be left at a recorded address.
 Environment: RMC (the tool to test, required), WORK (scratch directory),
 FUZZ_CASES (robustness cases per object, default 1500).
 """
+import difflib
 import os
 import re
 import shutil
@@ -820,7 +821,6 @@ class LtoX86Tests(unittest.TestCase):
         def dis(path):
             return [ln for ln in must([a.objdump, '-dr', path]).splitlines()
                     if 'file format' not in ln]
-        import difflib
         diff = list(difflib.ndiff(dis(o + '.orig'), dis(o)))
         gone = [ln[2:] for ln in diff if ln.startswith('- ')]
         came = [ln[2:] for ln in diff if ln.startswith('+ ')]
