@@ -13,15 +13,19 @@
 # them side by side for ours and the unmodified kernel.
 # tools_short=1 (make check) leaves out the slow steps; tools_only=cyclictest
 # runs cyclictest under tracer toggles alone, tools_only=perf perf's probe
-# tests alone.
+# tests alone; cyclictest_toggles=N and cyclictest_rounds=N change its
+# toggles per run and its runs (toggles 0: cyclictest's floor on this
+# machine, with nothing toggling).
 export PATH=/opt/tools/bin:/opt/clients/bin:$PATH
 T=/sys/kernel/tracing
 . /harness/ktap.sh
-short=0 only=
+short=0 only='' cyc_toggles='' cyc_rounds=''
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	tools_short=1) short=1 ;;
 	tools_only=*) only=${arg#tools_only=} ;;
+	cyclictest_toggles=*) cyc_toggles=${arg#*=} ;;
+	cyclictest_rounds=*) cyc_rounds=${arg#*=} ;;
 	esac
 done
 # stress-ng looks for debugfs in the mount table.
@@ -120,12 +124,13 @@ reader='dd if=/proc/version of=/dev/null bs=16'
 # writes, the filter cleared, nop), so that both kernels are measured
 # under the same work however fast each does it; cyclictest runs from
 # before the first toggle to after the last.  One run's maximum is one
-# sample of a noisy figure, so the full run takes five and prints their
+# sample of a noisy figure, so the full run takes twenty and prints their
 # highest and their median.  Each run must end with every CPU's line and
 # leave ftrace as it found it.
 cyclictest_toggles() {
-	local toggles=10 rounds=5 maxes= ok=0 r i rc max t0 t1
+	local toggles=10 rounds=20 maxes= ok=0 r i rc max t0 t1
 	[ "$short" = 1 ] && toggles=3 rounds=1
+	toggles=${cyc_toggles:-$toggles} rounds=${cyc_rounds:-$rounds}
 	for r in $(seq 1 $rounds); do
 		cyclictest -t -a -p 80 -i 1000 -q -m > /tmp/out 2>&1 &
 		cpid=$!
