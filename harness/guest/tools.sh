@@ -125,18 +125,29 @@ reader='dd if=/proc/version of=/dev/null bs=16'
 # under the same work however fast each does it; cyclictest runs from
 # before the first toggle to after the last.  One run's maximum is one
 # sample of a noisy figure, so the full run takes twenty and prints their
-# highest and their median.  Each run must end with every CPU's line and
-# leave ftrace as it found it.
+# highest and their median (of an even count, the mean of the middle
+# two).  Each run must end with every CPU's line and leave ftrace as it
+# found it.
 cyclictest_toggles() {
-	local toggles=10 rounds=20 maxes= ok=0 r i rc max t0 t1
+	local toggles=10 rounds=20 maxes='' ok=0 r i rc max t0 t1
 	[ "$short" = 1 ] && toggles=3 rounds=1
 	toggles=${cyc_toggles:-$toggles} rounds=${cyc_rounds:-$rounds}
-	for r in $(seq 1 $rounds); do
+	# Decimal without a leading zero, and at least one run: a boot that
+	# measured nothing must not pass.
+	r=0
+	case "$toggles" in ''|*[!0-9]*|0?*) r=1 ;; esac
+	case "$rounds" in ''|*[!0-9]*|0*) r=1 ;; esac
+	if [ $r = 1 ]; then
+		ktap_diag "cyclictest_toggles=$toggles cyclictest_rounds=$rounds: toggles must be 0 or more, runs 1 or more, in decimal"
+		ktap_fail cyclictest-function-toggles
+		return
+	fi
+	for r in $(seq 1 "$rounds"); do
 		cyclictest -t -a -p 80 -i 1000 -q -m > /tmp/out 2>&1 &
 		cpid=$!
 		sleep 1
 		t0=$(now)
-		for i in $(seq 1 $toggles); do
+		for i in $(seq 1 "$toggles"); do
 			echo function > $T/current_tracer
 			echo 'vfs_*' > $T/set_ftrace_filter
 			echo '*lock*' >> $T/set_ftrace_filter
@@ -159,7 +170,8 @@ cyclictest_toggles() {
 	ktap_diag "cyclictest maxima (us):$maxes"
 	echo "TOOLS| cyclictest-max-us $(echo $maxes | tr ' ' '\n' | sort -n | tail -n 1)"
 	[ "$rounds" -gt 1 ] &&
-		echo "TOOLS| cyclictest-median-max-us $(echo $maxes | tr ' ' '\n' | sort -n | sed -n "$(((rounds + 1) / 2))p")"
+		echo "TOOLS| cyclictest-median-max-us $(echo $maxes | tr ' ' '\n' | sort -n |
+			awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2); print NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2 }')"
 	[ $ok = 0 ] && left_over cyclictest
 	check cyclictest-function-toggles $?
 }
