@@ -534,7 +534,7 @@ def judge(args):
             else:
                 t.add('skipped', what, f'{res}, upstream also {want}')
         for path in excluded:
-            t.add('skipped', f'ftracetest {path}', 'excluded by expectations/ftt-exclude.ARCH')
+            t.add('skipped', f'ftracetest {path}', 'excluded by expectations/ftt-exclude.ARCH[-VARIANT]')
         names = {k for k, _ in got}
         # A guest cut short has failed once, above ("guest ran to the
         # end", with the cause); the cases it never reached are not

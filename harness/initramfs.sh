@@ -146,6 +146,10 @@ fi
 # base's own lists: expectations/ for 6.1, expectations/BASE/ for another).
 ex="$expdir/ftt-exclude.$arch"
 [ -f "$ex" ] && install -m 644 "$ex" "$root/harness/ftt-exclude"
+# ... and on every kernel of a build variant (VARIANT=clang):
+# ftt-exclude.ARCH-VARIANT.
+ex="$expdir/ftt-exclude.$arch-${VARIANT:-}"
+[ -n "${VARIANT:-}" ] && [ -f "$ex" ] && cat "$ex" >> "$root/harness/ftt-exclude"
 ex="$expdir/ftt-exclude-upstream.$arch"
 [ "$flavor" = upstream ] && [ -f "$ex" ] && cat "$ex" >> "$root/harness/ftt-exclude"
 # Cases that fail now and then on any kernel, whatever the base (a path
