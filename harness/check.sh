@@ -439,9 +439,8 @@ objs_stream() {
 # config's IBT, retpolines and return thunks), judged against stock 6.1
 # built the same way (expectations/ARCH-clang.txt and
 # functions.ARCH-clang.txt: VARIANT=clang make expectations ARCH=ARCH;
-# clang inlines other functions than gcc; until x86_64's are recorded,
-# upstream's cases are a skip there and KUnit runs with the core's
-# cases).  make check-full: KUnit, every upstream case and the function
+# clang inlines other functions than gcc; without an ARCH-clang.txt,
+# upstream's cases are a skip and KUnit runs with the core's cases).  make check-full: KUnit, every upstream case and the function
 # list, then the core's cases (callers, trampolines, direct calls,
 # fprobe, kprobe_multi through BPF, stack traces, function_graph).  The
 # alias case may have no input: without LTO, clang's arm64 image has no C
