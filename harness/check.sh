@@ -440,8 +440,9 @@ objs_stream() {
 # built the same way (expectations/ARCH-clang.txt and
 # functions.ARCH-clang.txt: VARIANT=clang make expectations ARCH=ARCH;
 # clang inlines other functions than gcc; without an ARCH-clang.txt,
-# upstream's cases are a skip and KUnit runs with the core's cases).  make check-full: KUnit, every upstream case and the function
-# list, then the core's cases (callers, trampolines, direct calls,
+# upstream's cases are a skip and KUnit runs with the core's cases).
+# make check-full: KUnit, every upstream case and the function list,
+# then the core's cases (callers, trampolines, direct calls,
 # fprobe, kprobe_multi through BPF, stack traces, function_graph).  The
 # alias case may have no input: without LTO, clang's arm64 image has no C
 # function with a second name at its address (with ThinLTO it runs).
