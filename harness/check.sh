@@ -34,10 +34,11 @@
 #           A pair the run does not boot has its core's and back end's
 #           directories compiled (kernel.sh OBJS_ONLY=1), sparse and W=1
 #           on the core's files and the porting guide's skeleton built
-#           against them.  With "full", each arch on 6.1 then boots
-#           the kernel built with clang 16 as Android builds it
-#           (VARIANT=clang): KUnit, every upstream case and the core's
-#           cases; and x86_64 on 6.1 builds and boots the kernel without
+#           against them.  arm64 on 6.1 then boots the kernel built
+#           with clang 16 as Android builds it (VARIANT=clang): KUnit
+#           and the core's cases.  With "full", each arch on 6.1 boots
+#           its clang kernel, with every upstream case too; and x86_64
+#           on 6.1 builds and boots the kernel without
 #           DYNAMIC_FTRACE (VARIANT=nodyn), the one with the
 #           frame-pointer unwinder (VARIANT=fp, one vCPU) and the one
 #           built from Debian 12's own cloud-amd64 config
@@ -51,11 +52,11 @@
 # built: no file refers to a file above it.
 #
 # The kernels build one after another in the background from the start, at
-# the lowest CPU priority, 6.1 before 6.12 and arm64 (each arch's gcc
-# kernel, then its clang one) before x86_64 (arm64's guests run longest,
-# and the last kernel's stream is the run's tail), the pairs compiled only
-# last;
-# each stream waits only for its own.  Every guest has a timeout of at least
+# the lowest CPU priority, 6.1 before 6.12 and arm64 before x86_64
+# (arm64's guests run longest, and the last kernel's stream is the run's
+# tail); make check-full builds each arch's clang kernel right after its
+# gcc one, make check arm64's after the other booted kernels; the pairs
+# compiled only come last.  Each stream waits only for its own.  Every guest has a timeout of at least
 # twice the time it was measured to take on a loaded 2-core machine
 # (docs/testing.md, "CI"); a guest that uses more than half of it is listed
 # at the end.
@@ -164,7 +165,7 @@ for pair in $streams; do
 	[[ $pair =~ ^(6\.1|6\.12):(x86_64|arm64)$ ]] || die "STREAMS: $pair is not BASE:ARCH (6.1 or 6.12; x86_64 or arm64)"
 done
 booted() { [ "$streams" = all ] || [[ " $streams " == *" $1:$2 "* ]]; }
-specs= objs=
+specs= objs= late=
 for b in $bases; do
 	set_base "$b"
 	for arch in arm64 x86_64; do
@@ -174,11 +175,15 @@ for b in $bases; do
 			continue
 		fi
 		specs="$specs $b:$arch:$(kname "$arch" "$flavor"):"
-		# Each arch on 6.1 built with clang as Android builds it (make
-		# check-full: ThinLTO's link alone takes a cold build's time),
-		# right after the gcc kernel: its guests follow that stream's.
+		# Each arch on 6.1 built with clang as Android builds it, its
+		# guests after that stream's: make check-full right after the
+		# gcc kernel; make check arm64's only (the Android shape), once
+		# the other booted kernels are built, as its guests follow the
+		# longest stream's.
 		if [ "$full" = full ] && [ "$b" = 6.1 ]; then
 			specs="$specs 6.1:$arch:$arch-$flavor-clang:clang"
+		elif [ "$b" = 6.1 ] && [ "$arch" = arm64 ]; then
+			late="$late 6.1:$arch:$arch-$flavor-clang:clang"
 		fi
 	done
 	# Other arches (ARCHES=arm): 6.1 only, as the core's port to 6.12
@@ -189,6 +194,7 @@ for b in $bases; do
 		esac
 	done
 done
+specs="$specs$late"
 set_base "${bases%% *}"
 if [ "$full" = full ] && has_base 6.1 && has_arch x86_64 && booted 6.1 x86_64; then
 	specs="$specs 6.1:x86_64:x86_64-$flavor-nodyn:nodyn 6.1:x86_64:x86_64-$flavor-fp:fp"
@@ -415,7 +421,9 @@ arch_stream() {
 		grep -E '^(ok|FAIL|     stress|stress:)' "$build/logs/host-stress-$name.log" | sed 's/^/   /'
 	fi
 	[ "$arch" = x86_64 ] && [ "$full" = full ] && [ "$BASE" = 6.1 ] && x86_64_variants
-	[ "$full" = full ] && [ "$BASE" = 6.1 ] && clang_kernel "$arch"
+	if [ "$BASE" = 6.1 ] && { [ "$full" = full ] || [ "$arch" = arm64 ]; }; then
+		clang_kernel "$arch"
+	fi
 }
 
 # objs_stream BASE ARCH: a pair make check does not boot: its core and

@@ -70,11 +70,14 @@ check_arch() {
 
 # toolchain: set tc, kbuild's compiler arguments for $karch/$cross
 # (check_arch): gcc, or with VARIANT=clang Debian 12's LLVM 16 (kCFI needs
-# clang 16), whose LLVM=prefix picks clang, ld.lld and the binutils.  Host
-# tools are gcc either way.  Out-of-tree modules take the kernel's.
+# clang 16), whose LLVM=prefix picks clang, ld.lld and the binutils;
+# ld.lld through harness/lld-cache.sh, which keeps ThinLTO's code
+# generation between builds.  Host tools are gcc either way.  Out-of-tree
+# modules take the kernel's.
 toolchain() {
 	if [ "${VARIANT:-}" = clang ]; then
-		tc=(LLVM="$llvm" CC="ccache ${llvm}clang" HOSTCC="ccache gcc")
+		tc=(LLVM="$llvm" CC="ccache ${llvm}clang" LD="$top/harness/lld-cache.sh"
+		    HOSTCC="ccache gcc")
 	else
 		tc=(CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" HOSTCC="ccache gcc")
 	fi
