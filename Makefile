@@ -16,8 +16,8 @@ H := harness
 help:
 	@echo "make run [ARCH=x86_64|arm64] [FLAVOR=ours|upstream]  build, boot, show tracing"
 	@echo "make shell [ARCH=..] [FLAVOR=..]   interactive shell in the same VM"
-	@echo "make check                         host tests; KUnit, ftracetest and more booting arm64 on 6.1 and x86_64 on 6.12, the other two pairs compiled"
-	@echo "make check-full                    every pair booted, every upstream case, arm64 built with clang, the variants (nodyn, fp, Debian's config), 32-bit arm"
+	@echo "make check                         host tests; KUnit, ftracetest and more booting arm64 on 6.1 (also built with clang) and x86_64 on 6.12, the other two pairs compiled"
+	@echo "make check-full                    every pair booted, every upstream case, both arches built with clang, the variants (nodyn, fp, Debian's config), 32-bit arm"
 	@echo "make check-612                     make check's streams on Linux 6.12 alone, with make stress short"
 	@echo "make ftt ARCH=.. CASES=..          chosen ftracetest cases in one boot (CASES=test.d/ftrace-core/X.tc,...)"
 	@echo "make check-bpf [BASE=6.12]         BPF fentry/fexit, ours and upstream (BTF builds; 6.12: both arches)"
