@@ -282,13 +282,13 @@ class Judge(unittest.TestCase):
 class Functions(unittest.TestCase):
     UP = '# upstream\nfoo\nbar\nbar\nOops_fn\n__ftrace_invalid_address___12\n'
 
-    def judge(self, names):
+    def judge(self, names, up=None):
         log = GOOD.replace('HARNESS: kernel', ''.join(f'AFF| {n}\n' for n in names) +
                            'HARNESS: kernel')
         with tempfile.TemporaryDirectory() as d:
             write(os.path.join(d, 'log'), log)
             write(os.path.join(d, 'exp'), EXPECT)
-            write(os.path.join(d, 'fn'), self.UP)
+            write(os.path.join(d, 'fn'), up or self.UP)
             p = subprocess.run([sys.executable, CHECK, 'judge', '--name', 't',
                                 '--log', os.path.join(d, 'log'), '--expect',
                                 os.path.join(d, 'exp'), '--kunit', '--functions',
@@ -312,6 +312,18 @@ class Functions(unittest.TestCase):
     def test_fewer_duplicates_pass(self):
         rc, out = self.judge(['bar', 'foo', 'Oops_fn'])
         self.assertEqual(rc, 0, out)
+
+    def test_other_release_named(self):
+        """A list recorded on another stable release says so when it fails."""
+        names = ['bar', 'foo', 'bar', 'Oops_fn', 'new_in_192']
+        old = '# at boot, x86_64, Linux 6.1.190; sorted.\n' + self.UP
+        rc, out = self.judge(names, old)
+        self.assertEqual(rc, 1, out)
+        self.assertIn('the list is of Linux 6.1.190, this kernel is 6.1.192: '
+                      "record stock's again (make expectations)", out)
+        rc, out = self.judge(names, old.replace('6.1.190', '6.1.192'))
+        self.assertEqual(rc, 1, out)
+        self.assertNotIn('the list is of', out)
 
 
 def parse(text):
