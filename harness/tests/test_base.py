@@ -35,8 +35,12 @@ class Base(unittest.TestCase):
         rc, out, _ = lib('echo "$base $expdir $verified_version"; kname x86_64 upstream; '
                          'VARIANT=fp kname x86_64 upstream', '6.12')
         self.assertEqual(rc, 0)
+        # The version 6.12's tree was last verified on, as recorded.
+        with open(os.path.join(TOP, 'harness', 'BASE_VERSION-6.12')) as f:
+            ver = f.read().strip()
+        self.assertRegex(ver, r'^6\.12\.\d+$')
         self.assertEqual(out.split('\n'), [
-            '%s/build/base/linux-source-6.12 %s/expectations/6.12 6.12.117' % (TOP, TOP),
+            '%s/build/base/linux-source-6.12 %s/expectations/6.12 %s' % (TOP, TOP, ver),
             'x86_64-upstream-6.12', 'x86_64-upstream-fp-6.12'])
 
     def test_unknown_base_refused(self):
