@@ -56,8 +56,9 @@
 # (arm64's guests run longest, and the last kernel's stream is the run's
 # tail); make check-full builds each arch's clang kernel right after its
 # gcc one, make check arm64's after the other booted kernels; the pairs
-# compiled only come last.  Each stream waits only for its own.  Every guest has a timeout of at least
-# twice the time it was measured to take on a loaded 2-core machine
+# compiled only come last.  Each stream waits only for its own.  Every
+# guest has a timeout of at least twice the time it was measured to take
+# on a loaded 2-core machine
 # (docs/testing.md, "CI"); a guest that uses more than half of it is listed
 # at the end.
 set -uo pipefail
@@ -165,6 +166,17 @@ for pair in $streams; do
 	[[ $pair =~ ^(6\.1|6\.12):(x86_64|arm64)$ ]] || die "STREAMS: $pair is not BASE:ARCH (6.1 or 6.12; x86_64 or arm64)"
 done
 booted() { [ "$streams" = all ] || [[ " $streams " == *" $1:$2 "* ]]; }
+# has_clang BASE ARCH: the run builds and boots ARCH on BASE built with
+# clang as Android builds it: on 6.1, arm64 (the Android shape) in make
+# check, x86_64 too in make check-full; not 32-bit arm.
+has_clang() {
+	[ "$1" = 6.1 ] || return 1
+	case "$2" in
+	arm64) ;;
+	x86_64) [ "$full" = full ] ;;
+	*) false ;;
+	esac
+}
 specs= objs= late=
 for b in $bases; do
 	set_base "$b"
@@ -180,9 +192,9 @@ for b in $bases; do
 		# gcc kernel; make check arm64's only (the Android shape), once
 		# the other booted kernels are built, as its guests follow the
 		# longest stream's.
-		if [ "$full" = full ] && [ "$b" = 6.1 ]; then
+		if has_clang "$b" "$arch" && [ "$full" = full ]; then
 			specs="$specs 6.1:$arch:$arch-$flavor-clang:clang"
-		elif [ "$b" = 6.1 ] && [ "$arch" = arm64 ]; then
+		elif has_clang "$b" "$arch"; then
 			late="$late 6.1:$arch:$arch-$flavor-clang:clang"
 		fi
 	done
@@ -426,17 +438,9 @@ arch_stream() {
 	clang_step "$arch"
 }
 
-# clang_step ARCH: the stream's clang kernel, where the queue has one
-# ("specs"): on 6.1, arm64's in make check, each arch's in make
-# check-full (not 32-bit arm's).
+# clang_step ARCH: the stream's clang kernel, where the queue has one.
 clang_step() {
-	[ "$BASE" = 6.1 ] || return 0
-	case "$1" in
-	arm64) ;;
-	x86_64) [ "$full" = full ] || return 0 ;;
-	*) return 0 ;;
-	esac
-	clang_kernel "$1"
+	if has_clang "$BASE" "$1"; then clang_kernel "$1"; fi
 }
 
 # objs_stream BASE ARCH: a pair make check does not boot: its core and
