@@ -89,14 +89,37 @@ for arch in "${bb_arches[@]}"; do
 	rm -rf "$tmp"
 done
 
-# owner PATH: the package that holds PATH.  dpkg -S also prints a
-# diversion's lines ("diversion by linux-perf from: /usr/bin/perf", as
-# linux-perf diverts its own /usr/bin/perf to perf.wrapper): not names.
-owner() {
-	# (Debian 12's usrmerge: dpkg knows coreutils' /usr/bin/mktemp as
-	# /bin/mktemp.)
-	{ dpkg -S "$1" 2>/dev/null || dpkg -S "${1#/usr}" 2>/dev/null; } |
-		grep -Ev '^(local )?diversion ' | cut -d: -f1 | sort -u
+# owners PATH...: print the packages that hold the PATHs, one name a line,
+# sorted, one dpkg query for them all (a query reads dpkg's whole database:
+# over half a second, and the tools' libraries are a hundred and more).  A
+# PATH is looked up as it is, then as its target (readlink -f), then, for
+# Debian 12's usrmerge, without /usr (dpkg knows coreutils' /usr/bin/mktemp
+# as /bin/mktemp).  dpkg also prints a diversion's lines ("diversion by
+# linux-perf from: /usr/bin/perf", as linux-perf diverts its own
+# /usr/bin/perf to perf.wrapper): not names.  A file of several packages
+# names them all; an arch qualifier (libc6:amd64) is dropped.
+owners() {
+	local p q line pkgs path cands=()
+	local -A own=()
+	for p; do
+		q=$(readlink -f "$p")
+		cands+=("$q" "${q#/usr}" "$p" "${p#/usr}")
+	done
+	while IFS= read -r line; do
+		case "$line" in diversion\ *|local\ diversion\ *) continue ;; esac
+		[[ $line == *": /"* ]] || continue
+		pkgs=${line%%: /*} path=/${line#*: /}
+		own[$path]=$(printf '%s\n' ${pkgs//,/ } | cut -d: -f1 | sort -u | tr '\n' ' ')
+	done < <(printf '%s\n' "${cands[@]}" | sort -u | xargs -d '\n' dpkg -S 2>/dev/null)
+	for p; do
+		q=$(readlink -f "$p")
+		for path in "$q" "${q#/usr}" "$p" "${p#/usr}"; do
+			if [ -n "${own[$path]:-}" ]; then
+				printf '%s\n' ${own[$path]}
+				break
+			fi
+		done
+	done | sort -u
 }
 
 # arm64_set NAME BIN...: for the arm64 guest (harness/clients-root.sh), the
@@ -105,19 +128,16 @@ owner() {
 # build/setup/NAME-arm64 (done again when the BINs change).  Without them
 # the set's cases are unsupported on arm64.
 arm64_set() {
-	local set=$1 dir libs debs found tmp b d pkgs=()
+	local set=$1 dir debs found tmp d pkgs=() libs=()
 	shift
 	dir="$stamp_dir/$set-arm64"
 	[ "$(cat "$dir/.done" 2>/dev/null)" = "$*" ] && return
 	[ "$(dpkg --print-architecture)" = amd64 ] || return 0
 	# The indexes may be old on a machine set up before: refreshed once.
 	[ -n "${updated:-}" ] || { apt_update; updated=1; }
-	for b in "$@"; do pkgs+=("$(owner "$(readlink -f "$b")"):arm64"); done
-	mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sort -u)
-	libs=$(ldd "$@" | grep -o '/[^ ]*\.so[^ ]*' | sort -u)
-	debs=$(for l in $libs; do
-			d=$(owner "$(readlink -f "$l")"); echo "${d:-$(owner "$l")}"
-		done | sort -u)
+	mapfile -t pkgs < <(owners "$@" | sed 's/$/:arm64/')
+	mapfile -t libs < <(ldd "$@" | grep -o '/[^ ]*\.so[^ ]*' | sort -u)
+	debs=$(owners "${libs[@]}")
 	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
 	echo "setup: downloading $set for arm64 (${pkgs[*]%:arm64})"
 	# An amd64 library with no arm64 build (stress-ng's libipsec-mb1) is
