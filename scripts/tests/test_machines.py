@@ -14,6 +14,7 @@ an object upstream refuses is still checked.
 """
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -136,8 +137,8 @@ def model(m, obj, carry=False):
     return sorted(out)
 
 
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
+def run(cmd, env=None):
+    return subprocess.run(cmd, capture_output=True, text=True, env=env)
 
 
 class MachineTests(unittest.TestCase):
@@ -210,16 +211,30 @@ class MachineTests(unittest.TestCase):
                   'sections)' % ((name,) + t))
 
 
+def outcome(rc, stderr):
+    """What a run of the tool says, numbers and names aside: the error path
+    it took."""
+    line = (stderr.strip().splitlines() or [''])[0]
+    return rc, re.sub(r"0x[0-9a-f]+|\d+|'[^']*'", 'N', line)
+
+
 def fuzz_object(tc, orig, d, cases, label):
     """Run the tool on @cases truncations and bit flips of the object
     @orig in directory @d: a clean failure (one line, exit 1, the file
-    untouched, no temporary left) or success, never a crash."""
+    untouched, no temporary left) or success, never a crash.
+
+    Every case runs under AddressSanitizer and UBSan; LeakSanitizer, which
+    more than doubles a run, checks the first case of each outcome (exit
+    status and message, see outcome()) again, the paths a leak could take."""
     seed = int(os.environ.get('FUZZ_SEED', '1'))
     rnd = random.Random(seed)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     path = os.path.join(d, 'victim.o')
+    asan = os.environ.get('ASAN_OPTIONS', '')
+    no_leaks = dict(os.environ, ASAN_OPTIONS=asan + ':detect_leaks=0')
     outcomes = [0, 0]
+    seen = set()
     for i in range(cases):
         data = bytearray(orig)
         if i % 3 == 0:
@@ -231,7 +246,7 @@ def fuzz_object(tc, orig, d, cases, label):
                 data[rnd.randrange(lim)] ^= 1 << rnd.randrange(8)
         with open(path, 'wb') as f:
             f.write(data)
-        p = run([RMC, path])
+        p = run([RMC, path], env=no_leaks)
         ctx = '%s case %d (seed %d): rc %d %s' % (label, i, seed, p.returncode,
                                                   p.stderr[-500:])
         tc.assertIn(p.returncode, (0, 1), ctx)
@@ -242,11 +257,18 @@ def fuzz_object(tc, orig, d, cases, label):
                 tc.assertEqual(f.read(), bytes(data), ctx)
             tc.assertEqual(len(p.stderr.strip().splitlines()), 1, ctx)
         tc.assertEqual(os.listdir(d), ['victim.o'], ctx)
+        if asan and outcome(p.returncode, p.stderr) not in seen:
+            seen.add(outcome(p.returncode, p.stderr))
+            with open(path, 'wb') as f:
+                f.write(data)
+            q = run([RMC, path])
+            tc.assertEqual((q.returncode, q.stderr), (p.returncode, p.stderr),
+                           ctx + ' (again, with LeakSanitizer)')
     # Both outcomes must occur, or the mutations test nothing.
     tc.assertGreater(outcomes[0], 0, label)
     tc.assertGreater(outcomes[1], 0, label)
-    print('%s: %d cases, %d accepted, %d rejected' %
-          (label, cases, outcomes[0], outcomes[1]), file=sys.stderr)
+    print('%s: %d cases, %d accepted, %d rejected, %d outcomes leak-checked' %
+          (label, cases, outcomes[0], outcomes[1], len(seen)), file=sys.stderr)
 
 
 class MachineFuzzTests(unittest.TestCase):
