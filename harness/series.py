@@ -270,19 +270,39 @@ def ensure_base():
 
 
 class TreeBuilder:
-    """The kernel tree as patches, removals and overlay files are added."""
+    """The kernel tree as patches, removals and overlay files are added.
+
+    Changes wait in a list and reach the index together (flush()): git
+    rewrites the whole index, over 70,000 entries, on every update."""
 
     def __init__(self, tmp):
         self.work = os.path.join(tmp, 'w')
         self.index = os.path.join(tmp, 'index')
         os.makedirs(self.work)
         kgit('read-tree', 'base', index=self.index)
+        # (path, file to hash or None, (mode, sha) or None); neither: removed.
+        self.pending = []
 
-    def add_blob(self, path, src):
-        mode = '100755' if os.access(src, os.X_OK) else '100644'
-        sha = kgit('hash-object', '-w', src).strip()
-        kgit('update-index', '--add', '--cacheinfo', '%s,%s,%s' % (mode, sha, path),
-             index=self.index)
+    def flush(self):
+        """Write the waiting changes to the index, in order.  A patched
+        file is hashed now, as the last patch so far left it: what each
+        change in turn would have left in the index."""
+        if not self.pending:
+            return
+        srcs = [src for _, src, _ in self.pending if src]
+        shas = iter(kgit('hash-object', '-w', '--stdin-paths',
+                         inp=''.join(f + '\n' for f in srcs)).split())
+        lines = []
+        for path, src, blob in self.pending:
+            if src:
+                mode = '100755' if os.access(src, os.X_OK) else '100644'
+                blob = (mode, next(shas))
+            elif not blob:
+                blob = ('0', '0' * 40)  # a mode-0 entry removes a path
+            lines.append('%s %s\t%s\n' % (blob + (path,)))
+        kgit('update-index', '--add', '--index-info', index=self.index,
+             inp=''.join(lines))
+        self.pending = []
 
     def apply(self, name):
         text = SRC.read(PDIR + '/' + name)
@@ -298,21 +318,20 @@ class TreeBuilder:
             raise PlanError('%s does not apply: %s' %
                             (name, r.stdout + r.stderr))
         for f in patch_targets(text):
-            self.add_blob(f, os.path.join(self.work, f))
+            self.pending.append((f, os.path.join(self.work, f), None))
 
     def remove(self, path):
+        self.flush()
         if not kgit('ls-files', '--', path, index=self.index).strip():
             raise PlanError('%s/removed: no %s in the tree' % (PDIR, path))
-        # A mode-0 entry removes a path (the repository has no work tree).
-        kgit('update-index', '--index-info', index=self.index,
-             inp='0 %s\t%s\n' % ('0' * 40, path))
+        self.pending.append((path, None, None))
 
     def overlay(self, path):
         # Each overlay file is read once, so both trees see the same text.
-        kgit('update-index', '--add', '--cacheinfo', '%s,%s,%s' %
-             (SRC.blob(path) + (path,)), index=self.index)
+        self.pending.append((path, None, SRC.blob(path)))
 
     def tree(self):
+        self.flush()
         return kgit('write-tree', index=self.index).strip()
 
 
