@@ -72,7 +72,7 @@ apt_update() {
 
 export DEBIAN_FRONTEND=noninteractive
 if [ ${#missing[@]} -gt 0 ] || [ ${#bb_arches[@]} -gt 0 ]; then
-	apt_update
+	apt_update; updated=1
 fi
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "setup: installing ${missing[*]}"
@@ -80,14 +80,17 @@ if [ ${#missing[@]} -gt 0 ]; then
 		"${missing[@]}" >/dev/null
 fi
 
-for arch in "${bb_arches[@]}"; do
-	bb="$stamp_dir/busybox-$arch"
+if [ ${#bb_arches[@]} -gt 0 ]; then
 	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
-	(cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 "busybox-static:$arch" >/dev/null)
-	dpkg -x "$tmp"/busybox-static_*.deb "$tmp/x"
-	cp "$tmp/x/bin/busybox" "$bb.tmp" && mv "$bb.tmp" "$bb"
+	(cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 \
+		"${bb_arches[@]/#/busybox-static:}" >/dev/null)
+	for arch in "${bb_arches[@]}"; do
+		bb="$stamp_dir/busybox-$arch"
+		dpkg -x "$tmp"/busybox-static_*_"$arch".deb "$tmp/$arch"
+		cp "$tmp/$arch/bin/busybox" "$bb.tmp" && mv "$bb.tmp" "$bb"
+	done
 	rm -rf "$tmp"
-done
+fi
 
 # owners PATH...: print the packages that hold the PATHs, one name a line,
 # sorted, one dpkg query for them all (a query reads dpkg's whole database:
