@@ -15,8 +15,8 @@
 #           check-full, make check-612 and BASES=6.1 every pair of
 #           their bases): wait for its kernel (FLAVOR, default ours;
 #           KASLR and the distro fragment are in the default config),
-#           run sparse on the core's files (harness/lint.sh), then boot
-#           it:
+#           boot it, and beside its first guest run sparse on the core's
+#           files (harness/lint.sh) and build the porting skeleton:
 #             1. KUnit, the tracers' boot self-tests and upstream's
 #                ftracetest cases of that base (every directory of test.d
 #                but ftrace-core; the CI subset of
@@ -52,7 +52,8 @@
 # built: no file refers to a file above it.
 #
 # The kernels build one after another in the background from the start, at
-# the lowest CPU priority, 6.1 before 6.12 and arm64 before x86_64
+# the lowest CPU priority (the host stream's too), 6.1 before 6.12 and
+# arm64 before x86_64
 # (arm64's guests run longest, and the last kernel's stream is the run's
 # tail); make check-full builds each arch's clang kernel right after its
 # gcc one, make check arm64's after the other booted kernels; the pairs
@@ -132,9 +133,10 @@ for b in $bases; do
 done
 
 # The kernels of the run, built in the background one after another at the
-# lowest CPU priority: the builds take the CPU time that the host tests
-# and the guests leave, and each stream waits only for its own kernel
-# (wait_kernel).  Logs: build/logs/kernel-NAME.log.
+# lowest CPU priority, which the host stream shares: the builds and the
+# host's tests take the CPU time that the guests leave, and each stream
+# waits only for its own kernel (wait_kernel).  Logs:
+# build/logs/kernel-NAME.log.
 arches=${ARCHES:-x86_64 arm64}
 has_arch() { [[ " $arches " == *" $1 "* ]]; }
 bq="$build/buildq"
@@ -177,7 +179,7 @@ has_clang() {
 	*) false ;;
 	esac
 }
-specs= objs= late=
+specs='' objs='' late=''
 for b in $bases; do
 	set_base "$b"
 	for arch in arm64 x86_64; do
@@ -321,6 +323,10 @@ guest_run() {
 
 host_stream() {
 	local b
+	# At the builds' priority: the first kernel, whose guests are the
+	# run's longest chain, waits for its build, and the host's tests wait
+	# for nothing (docs/testing.md, "CI").
+	renice -n 19 -p "$BASHPID" > /dev/null
 	host_suite harness-check python3 "$top/harness/tests/run.py"
 	# Every name of each base's ftrace.c that the rest of its tree uses
 	# is ours too.
@@ -356,11 +362,19 @@ arch_stream() {
 	# Without its gcc kernel the stream still boots its clang one, which
 	# the queue builds either way.
 	kernel_ready "$name" || { clang_step "$arch"; return; }
-	# sparse on the core's files of this build (harness/lint.sh).
-	[ "$flavor" = ours ] && host_suite "sparse-$arch$base_suffix" "$top/harness/lint.sh" "$arch"
-	# The porting guide's skeleton back end compiles against this tree
-	# (W=1), and is checkpatch and kernel-doc clean (harness/skeleton.sh).
-	[ "$flavor" = ours ] && host_suite "skeleton-$arch$base_suffix" "$top/harness/skeleton.sh" "$arch"
+	# Beside the first guest (its kernel is linked; they compile objects
+	# of its build directory again, nothing that boots): sparse on the
+	# core's files of this build (harness/lint.sh), and the porting
+	# guide's skeleton back end compiled against this tree (W=1),
+	# checkpatch and kernel-doc clean (harness/skeleton.sh).
+	local lint_pid=
+	if [ "$flavor" = ours ]; then
+		{
+			host_suite "sparse-$arch$base_suffix" nice -n 10 "$top/harness/lint.sh" "$arch"
+			host_suite "skeleton-$arch$base_suffix" nice -n 10 "$top/harness/skeleton.sh" "$arch"
+		} &
+		lint_pid=$!
+	fi
 
 	# 1. KUnit, the boot self-tests and upstream's cases (every directory
 	# of test.d but ftrace-core).
@@ -375,6 +389,7 @@ arch_stream() {
 		TIMEOUT="${TIMEOUT:-${ftt_timeout[$arch]:-1800}}" -- \
 		judge --kunit $subset --expect "$expdir/$arch.txt" \
 		--functions "$expdir/functions.$arch.txt"
+	[ -z "$lint_pid" ] || wait "$lint_pid"
 
 	# 2. The project's cases of the core (harness/ftt), every one of which
 	# must run and pass, and the benchmark program's smoke run.
