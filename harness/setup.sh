@@ -53,11 +53,13 @@ done
 # setup goes on (apt then fails on what it really cannot find); a failed
 # index of this machine's own arch stops setup: an old index could install
 # another linux-source-6.1 than the one the expectations were measured on.
+# Only a refresh with no index failed sets "updated" (the arm64 sets'
+# downloads refresh once more otherwise).
 apt_update() {
 	local err native try
 	native=$(dpkg --print-architecture)
 	for try in 1 2; do
-		err=$(apt-get update -qq -o Acquire::Retries=3 2>&1) && return 0
+		err=$(apt-get update -qq -o Acquire::Retries=3 2>&1) && { updated=1; return 0; }
 		echo "$err" >&2
 		[ $try = 1 ] && sleep 15
 	done
@@ -72,7 +74,7 @@ apt_update() {
 
 export DEBIAN_FRONTEND=noninteractive
 if [ ${#missing[@]} -gt 0 ] || [ ${#bb_arches[@]} -gt 0 ]; then
-	apt_update; updated=1
+	apt_update
 fi
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "setup: installing ${missing[*]}"
@@ -82,8 +84,14 @@ fi
 
 if [ ${#bb_arches[@]} -gt 0 ]; then
 	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
+	# One download for all; if one arch's index failed (apt_update), one
+	# each, so that the others still come.
 	(cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 \
-		"${bb_arches[@]/#/busybox-static:}" >/dev/null)
+		"${bb_arches[@]/#/busybox-static:}" >/dev/null 2>&1) ||
+		for arch in "${bb_arches[@]}"; do
+			(cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 \
+				"busybox-static:$arch" >/dev/null)
+		done
 	for arch in "${bb_arches[@]}"; do
 		bb="$stamp_dir/busybox-$arch"
 		dpkg -x "$tmp"/busybox-static_*_"$arch".deb "$tmp/$arch"
@@ -95,14 +103,15 @@ fi
 # owners PATH...: print the packages that hold the PATHs, one name a line,
 # sorted, one dpkg query for them all (a query reads dpkg's whole database:
 # over half a second, and the tools' libraries are a hundred and more).  A
-# PATH is looked up as it is, then as its target (readlink -f), then, for
-# Debian 12's usrmerge, without /usr (dpkg knows coreutils' /usr/bin/mktemp
-# as /bin/mktemp).  dpkg also prints a diversion's lines ("diversion by
+# PATH is looked up as its target (readlink -f), then as it is, each also,
+# for Debian 12's usrmerge, without /usr (dpkg knows coreutils'
+# /usr/bin/mktemp as /bin/mktemp).  Exits 1, after printing the others,
+# if a PATH has no package.  dpkg also prints a diversion's lines ("diversion by
 # linux-perf from: /usr/bin/perf", as linux-perf diverts its own
 # /usr/bin/perf to perf.wrapper): not names.  A file of several packages
 # names them all; an arch qualifier (libc6:amd64) is dropped.
 owners() {
-	local p q line pkgs path cands=()
+	local p q line pkgs path cands=() res=() bad=0
 	local -A own=()
 	for p; do
 		q=$(readlink -f "$p")
@@ -117,12 +126,16 @@ owners() {
 	for p; do
 		q=$(readlink -f "$p")
 		for path in "$q" "${q#/usr}" "$p" "${p#/usr}"; do
-			if [ -n "${own[$path]:-}" ]; then
-				printf '%s\n' ${own[$path]}
-				break
+			if [ -n "$path" ] && [ -n "${own[$path]:-}" ]; then
+				# shellcheck disable=SC2206
+				res+=(${own[$path]})
+				continue 2
 			fi
 		done
-	done | sort -u
+		bad=1
+	done
+	[ ${#res[@]} = 0 ] || printf '%s\n' "${res[@]}" | sort -u
+	return $bad
 }
 
 # arm64_set NAME BIN...: for the arm64 guest (harness/clients-root.sh), the
@@ -138,9 +151,15 @@ arm64_set() {
 	[ "$(dpkg --print-architecture)" = amd64 ] || return 0
 	# The indexes may be old on a machine set up before: refreshed once.
 	[ -n "${updated:-}" ] || { apt_update; updated=1; }
-	mapfile -t pkgs < <(owners "$@" | sed 's/$/:arm64/')
+	# A binary no package holds: no set (as when a download fails), tried
+	# again by the next setup.  A library none holds is left out.
+	if ! debs=$(owners "$@"); then
+		echo "setup: a binary of $set is in no package: their cases will be unsupported on arm64" >&2
+		return 0
+	fi
+	mapfile -t pkgs < <(echo "$debs" | sed 's/$/:arm64/')
 	mapfile -t libs < <(ldd "$@" | grep -o '/[^ ]*\.so[^ ]*' | sort -u)
-	debs=$(owners "${libs[@]}")
+	debs=$(owners "${libs[@]}") || :
 	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
 	echo "setup: downloading $set for arm64 (${pkgs[*]%:arm64})"
 	# An amd64 library with no arm64 build (stress-ng's libipsec-mb1) is
