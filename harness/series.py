@@ -318,6 +318,9 @@ class TreeBuilder:
             raise PlanError('%s does not apply: %s' %
                             (name, r.stdout + r.stderr))
         for f in patch_targets(text):
+            if not os.path.isfile(os.path.join(self.work, f)):
+                raise PlanError('%s leaves no %s (a patch may not delete a '
+                                'file: %s/removed does)' % (name, f, PDIR))
             self.pending.append((f, os.path.join(self.work, f), None))
 
     def remove(self, path):
