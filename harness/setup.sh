@@ -85,19 +85,23 @@ fi
 if [ ${#bb_arches[@]} -gt 0 ]; then
 	tmp=$(mktemp -d); chmod 755 "$tmp"; chown _apt "$tmp" 2>/dev/null || true
 	# One download for all; if one arch's index failed (apt_update), one
-	# each, so that the others still come.
+	# each: the others are kept and setup fails after them.
+	bb_missing=0
 	(cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 \
 		"${bb_arches[@]/#/busybox-static:}" >/dev/null 2>&1) ||
 		for arch in "${bb_arches[@]}"; do
 			(cd "$tmp" && apt-get download -qq -o Acquire::Retries=3 \
-				"busybox-static:$arch" >/dev/null)
+				"busybox-static:$arch" >/dev/null) ||
+				{ echo "setup: no busybox-static:$arch" >&2; bb_missing=1; }
 		done
 	for arch in "${bb_arches[@]}"; do
 		bb="$stamp_dir/busybox-$arch"
+		compgen -G "$tmp/busybox-static_*_$arch.deb" > /dev/null || continue
 		dpkg -x "$tmp"/busybox-static_*_"$arch".deb "$tmp/$arch"
 		cp "$tmp/$arch/bin/busybox" "$bb.tmp" && mv "$bb.tmp" "$bb"
 	done
 	rm -rf "$tmp"
+	[ $bb_missing = 0 ] || exit 1
 fi
 
 # owners PATH...: print the packages that hold the PATHs, one name a line,
@@ -106,10 +110,10 @@ fi
 # PATH is looked up as its target (readlink -f), then as it is, each also,
 # for Debian 12's usrmerge, without /usr (dpkg knows coreutils'
 # /usr/bin/mktemp as /bin/mktemp).  Exits 1, after printing the others,
-# if a PATH has no package.  dpkg also prints a diversion's lines ("diversion by
-# linux-perf from: /usr/bin/perf", as linux-perf diverts its own
-# /usr/bin/perf to perf.wrapper): not names.  A file of several packages
-# names them all; an arch qualifier (libc6:amd64) is dropped.
+# if a PATH has no package.  dpkg also prints a diversion's lines
+# ("diversion by linux-perf from: /usr/bin/perf", as linux-perf diverts
+# its own /usr/bin/perf to perf.wrapper): not names.  A file of several
+# packages names them all; an arch qualifier (libc6:amd64) is dropped.
 owners() {
 	local p q line pkgs path cands=() res=() bad=0
 	local -A own=()

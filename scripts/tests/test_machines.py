@@ -227,8 +227,8 @@ def fuzz_object(tc, orig, d, cases, label):
     copies = d + '-cases'
     shutil.rmtree(copies, ignore_errors=True)
     os.makedirs(copies)
-    asan = os.environ.get('ASAN_OPTIONS', '')
-    no_leaks = dict(os.environ, ASAN_OPTIONS=asan + ':detect_leaks=0')
+    no_leaks = dict(os.environ, ASAN_OPTIONS=os.environ.get(
+        'ASAN_OPTIONS', '') + ':detect_leaks=0')
     outcomes = [0, 0]
     names, said = [], []
     for i in range(cases):
