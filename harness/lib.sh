@@ -80,6 +80,15 @@ toolchain() {
 		    HOSTCC="ccache gcc")
 	else
 		tc=(CROSS_COMPILE="$cross" CC="ccache ${cross}gcc" HOSTCC="ccache gcc")
+		# Debian's cross nm and ar (binutils 2.40) load every plugin in
+		# /usr/lib/bfd-plugins, LLVM's gold plugins among them, for each
+		# object: 170 ms an nm against 15 ms, and 6.1's kbuild runs nm
+		# on every object (check-local-export).  Named plugin: only gcc's.
+		local plugin
+		[ -z "$cross" ] || plugin=$("${cross}gcc" -print-file-name=liblto_plugin.so)
+		if [ -n "$cross" ] && [ -f "$plugin" ]; then
+			tc+=(NM="${cross}nm --plugin $plugin" AR="${cross}ar --plugin $plugin")
+		fi
 	fi
 }
 
