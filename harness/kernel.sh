@@ -13,7 +13,8 @@
 # Both use the same config: tinyconfig plus configs/*.config fragments
 # (on a base with configs/BASE/renames, with the options renamed by it);
 # VARIANT=debian, debian-full, debian-rt: Debian's own x86_64 config of the
-# base plus the few fragments the tests need (harness/lib.sh: debian_config).
+# base plus the few fragments the tests need (harness/lib.sh: debian_config;
+# debian-rt: the rt flavour's lines on the cloud config, 6.12 only).
 # Output: build/kernel/ARCH-FLAVOR/{.config,IMAGE,modroot/} (kname in
 # harness/lib.sh: build/kernel/ARCH-FLAVOR-6.12/ for BASE=6.12).
 # OBJS_ONLY=1: configure, then compile only kernel/trace/ and the arch's
@@ -121,6 +122,11 @@ configure() {
 	frags=$(config_fragments "$arch" "$flavor") || exit 1
 	# shellcheck disable=SC2086
 	frags=$(rename_fragments "$out/fragments" $frags)
+	# The realtime flavour's own lines go first: the tests' fragments win.
+	if [ "${VARIANT:-}" = debian-rt ]; then
+		debian_rt_delta > "$out/debian-rt.config"
+		frags="$out/debian-rt.config $frags"
+	fi
 	# The config the fragments go on: tinyconfig's, or Debian's own.
 	start_from=$(debian_config)
 	if [ -n "$start_from" ] && [ ! -f "$start_from" ]; then

@@ -123,17 +123,45 @@ kdir() { echo "$build/kernel/$(kname "$1" "$2")"; }
 # debian_config: for VARIANT=debian, debian-full and debian-rt, Debian's own
 # x86_64 config of the base (package linux-config-BASE), which the build
 # starts from instead of tinyconfig: the cloud kernel's (cloud-amd64, about
-# 1,100 modules), the generic one's (amd64, about 3,800) or the realtime
-# one's (rt_amd64, PREEMPT_RT, 6.12's in-tree).  Nothing for other variants.
+# 1,100 modules) or the generic one's (amd64, about 3,800).  debian-rt is
+# the realtime flavour on the cloud kernel's drivers: cloud-amd64, then
+# what Debian's rt_amd64 config sets differently from its amd64 one
+# (debian_rt_delta); it needs PREEMPT_RT in-tree (6.12; Debian 12's 6.1
+# source has no rt patches applied).  Nothing for other variants.
 debian_config() {
 	local c
 	case "${VARIANT:-}" in
-	debian) c=amd64_none_cloud-amd64 ;;
+	debian|debian-rt) c=amd64_none_cloud-amd64 ;;
 	debian-full) c=amd64_none_amd64 ;;
-	debian-rt) c=amd64_rt_amd64 ;;
 	*) return 0 ;;
 	esac
 	echo "/usr/src/linux-config-$BASE/config.$c.xz"
+}
+
+# debian_rt_delta: the realtime flavour's own lines, as a config fragment
+# (VARIANT=debian-rt): each option line of Debian's rt_amd64 config that
+# its generic amd64 config has not (PREEMPT_RT, the RCU boosting, the
+# latency tracers, ...).  What amd64 alone has follows from them
+# (olddefconfig drops what PREEMPT_RT excludes).  Options the base's
+# Kconfig does not define (Debian's rt patches add PREEMPT_LAZY to 6.12;
+# linux-source has none of them) are left out, and named on stderr.
+debian_rt_delta() {
+	local d="/usr/src/linux-config-$BASE" f known
+	for f in amd64_none_amd64 amd64_rt_amd64; do
+		[ -f "$d/config.$f.xz" ] || die "no $d/config.$f.xz (make setup installs linux-config-$BASE)"
+	done
+	grep -q '^config PREEMPT_RT$' "$base/kernel/Kconfig.preempt" &&
+		grep -q 'select ARCH_SUPPORTS_RT' "$base/arch/x86/Kconfig" ||
+		die "VARIANT=debian-rt: Linux $BASE has no PREEMPT_RT for x86 in-tree (BASE=6.12)"
+	known=$(grep -rhoE --include='Kconfig*' '^[[:space:]]*(menu)?config [A-Za-z0-9_]+' "$base" |
+		awk '{ print "CONFIG_" $2 }' | sort -u)
+	comm -13 <(xzcat "$d/config.amd64_none_amd64.xz" | grep -E '^(# )?CONFIG_' | sort) \
+		 <(xzcat "$d/config.amd64_rt_amd64.xz" | grep -E '^(# )?CONFIG_' | sort) |
+	awk 'FNR == NR { known[$0] = 1; next }
+		{ opt = $0; sub(/^# /, "", opt); sub(/[= ].*/, "", opt) }
+		opt in known { print; next }
+		{ print "kernel: debian-rt: " opt " is not in this base, left out" > "/dev/stderr" }' \
+		<(echo "$known") -
 }
 
 # config_fragments ARCH FLAVOR: the config fragments of one kernel build,
