@@ -9,7 +9,7 @@ export BASE ?= 6.1
 export JOBS ?= 3
 H := harness
 
-.PHONY: help setup kernel initramfs run shell check check-full check-612 expectations \
+.PHONY: help setup kernel initramfs run shell check check-full check-612 check-debian expectations \
 	check-bpf check-tools lint kunit stress debug model bench bench-recordmcount series series-check clean \
 	diff diff-expect ftt
 
@@ -19,6 +19,7 @@ help:
 	@echo "make check                         host tests; KUnit, ftracetest and more booting arm64 on 6.1 (also built with clang) and x86_64 on 6.12, the other two pairs compiled"
 	@echo "make check-full                    every pair booted, every upstream case, both arches built with clang, the variants (nodyn, fp, Debian's config), 32-bit arm"
 	@echo "make check-612                     make check's streams on Linux 6.12 alone, with make stress short"
+	@echo "make check-debian [BASES=6.1]      check-full's kernels from Debian's own configs only (6.1 cloud-amd64, 6.12 rt)"
 	@echo "make ftt ARCH=.. CASES=..          chosen ftracetest cases in one boot (CASES=test.d/ftrace-core/X.tc,...)"
 	@echo "make check-bpf [BASE=6.12]         BPF fentry/fexit, ours and upstream (BTF builds; 6.12: both arches)"
 	@echo "make check-tools [BASE=6.12]       bpftrace, bcc, bpftool, cyclictest, stress-ng: ours and upstream under icount"
@@ -62,6 +63,11 @@ check-full: setup
 # (docs/testing.md, "Linux 6.12").
 check-612: setup
 	@BASES=6.12 BASE=6.12 $(H)/check.sh
+
+# make check-full's kernels built from Debian's own configs, alone: 6.1's
+# cloud-amd64 and 6.12's rt flavour (BASES=6.1 or 6.12 picks one).
+check-debian: setup
+	@$(H)/check.sh debian
 
 # sparse on the core's files of ARCH's kernel, then the kernel's coccinelle
 # scripts on them.

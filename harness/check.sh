@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# check.sh [full]: everything `make check` runs, never stopping at the first
-# failure; the last line is "N passed, N failed, N skipped".
+# check.sh [full|debian]: everything `make check` runs, never stopping at
+# the first failure; the last line is "N passed, N failed, N skipped".
+# "debian" (make check-debian) runs only make check-full's kernels built
+# from Debian's own configs (debian_step), one stream each, no host tests.
 #
 # Streams run side by side, each printing its lines with its name in
 # front ([host], [arm64], [x86_64], [arm64-6.12], [x86_64-6.12], [arm]):
@@ -43,9 +45,10 @@
 #           frame-pointer unwinder (VARIANT=fp, one vCPU) and the one
 #           built from Debian 12's own cloud-amd64 config
 #           (VARIANT=debian: KUnit, upstream's and the core's cases,
-#           every module loaded, traced and unloaded).  The default
-#           x86_64 kernels have the distro mitigations and IBT on
-#           (configs/distro-x86_64.config).
+#           every module loaded, traced and unloaded); x86_64 on 6.12
+#           the same with Debian's rt flavour (VARIANT=debian-rt,
+#           PREEMPT_RT).  The default x86_64 kernels have the distro
+#           mitigations and IBT on (configs/distro-x86_64.config).
 #   arm     for each arch in SMOKE_ARCHES (make check-full: arm; make
 #           check: none): build, boot, smoke test (6.1).
 # Then the layers of the core (harness/layers.py) in every kernel of ours
@@ -69,10 +72,12 @@ unset OBJS_ONLY
 # BASES (default "6.1 6.12"): the bases whose kernels the run builds and
 # boots, each arch stream on one base.  On 6.12 the streams are judged
 # against stock 6.12 (expectations/6.12/) and have no make diff (its
-# recorded output is 6.1's) or check-full variants; with 6.1 beside it,
+# recorded output is 6.1's) or check-full variants but Debian's rt
+# flavour (debian_step); with 6.1 beside it,
 # 6.12's streams also leave make stress's short run to make check-612
 # (BASES=6.12), which runs it.
 full=${1:-}
+case "$full" in ''|full|debian) ;; *) echo "check.sh: no mode '$full' (full or debian)" >&2; exit 1 ;; esac
 bases=
 for b in ${BASES:-6.1 6.12}; do
 	(set_base "$b") || exit 1
@@ -212,15 +217,27 @@ specs="$specs$late"
 set_base "${bases%% *}"
 if [ "$full" = full ] && has_base 6.1 && has_arch x86_64 && booted 6.1 x86_64; then
 	specs="$specs 6.1:x86_64:x86_64-$flavor-nodyn:nodyn 6.1:x86_64:x86_64-$flavor-fp:fp"
-	# Debian's own cloud-amd64 config, built last: the longest build.
-	specs="$specs 6.1:x86_64:x86_64-$flavor-debian:debian"
+fi
+# The kernels built from Debian's own configs (debian_step), last: the
+# longest builds.  6.1's cloud-amd64 config; 6.12's rt flavour
+# (PREEMPT_RT is in-tree there).  make check-debian builds them alone.
+debian_specs=
+if { [ "$full" = full ] && booted 6.1 x86_64; } || [ "$full" = debian ]; then
+	has_base 6.1 && has_arch x86_64 &&
+		debian_specs="6.1:x86_64:$(set_base 6.1; VARIANT=debian kname x86_64 "$flavor"):debian"
+fi
+if { [ "$full" = full ] && booted 6.12 x86_64; } || [ "$full" = debian ]; then
+	has_base 6.12 && has_arch x86_64 &&
+		debian_specs="$debian_specs 6.12:x86_64:$(set_base 6.12; VARIANT=debian-rt kname x86_64 "$flavor"):debian-rt"
 fi
 smoke_arches=
 if [ "$full" = full ] && has_base 6.1; then smoke_arches=arm; fi
 smoke_arches=${SMOKE_ARCHES-$smoke_arches}
 has_base 6.1 || smoke_arches=
+if [ "$full" = debian ]; then smoke_arches='' specs=''; fi
 for arch in $smoke_arches; do specs="$specs 6.1:$arch:$(set_base 6.1; kname "$arch" "$flavor"):"; done
-specs="$specs$objs"
+[ "$full" = debian ] || specs="$specs$objs"
+specs="$specs $debian_specs"
 (
 	for spec in $specs; do
 		IFS=: read -r b arch name variant <<< "$spec"
@@ -450,6 +467,7 @@ arch_stream() {
 		grep -E '^(ok|FAIL|     stress|stress:)' "$build/logs/host-stress-$name.log" | sed 's/^/   /'
 	fi
 	[ "$arch" = x86_64 ] && [ "$full" = full ] && [ "$BASE" = 6.1 ] && x86_64_variants
+	[ "$arch" = x86_64 ] && [ "$full" = full ] && [ "$BASE" = 6.12 ] && debian_step debian-rt
 	clang_step "$arch"
 }
 
@@ -537,42 +555,53 @@ x86_64_variants() {
 		guest_run "$name" 2 ftracetest "$fpcases" VARIANT=fp KUNIT=0 SMP=1 \
 			APPEND="ftt_functions=0 ftt_bench=0" TIMEOUT="${TIMEOUT:-${ftt_timeout[x86_64]}}" -- \
 			judge --subset --nproc 1 --expect "$top/expectations/x86_64.txt"
-	x86_64_debian
+	debian_step debian
 }
 
-# make check-full only: x86_64 built from Debian 12's own config
-# (VARIANT=debian: config.amd64_none_cloud-amd64 of linux-config-6.1,
-# about 1,100 modules, BTF; harness/lib.sh), judged against stock 6.1
-# built the same way (expectations/x86_64-debian.txt: VARIANT=debian make
-# expectations ARCH=x86_64; until it is recorded, upstream's cases are a
-# skip and KUnit runs with the core's cases).  KUnit and every upstream
-# case; the core's cases; every module loaded, traced and unloaded
+# make check-full only: x86_64 built from one of Debian's own configs
+# (harness/lib.sh: debian_config), judged against the stock kernel of the
+# base built the same way (expectations/[BASE/]x86_64-VARIANT.txt:
+# VARIANT=... make expectations ARCH=x86_64; until it is recorded,
+# upstream's cases are a skip and KUnit runs with the core's cases,
+# judged against the base's x86_64.txt).  KUnit and every upstream case;
+# the core's cases; every module loaded, traced and unloaded
 # (harness=modload), so that module records outnumber vmlinux's.  3 GiB:
 # the initramfs holds every module.
-x86_64_debian() {
-	local name="x86_64-$flavor-debian" expect="$top/expectations/x86_64-debian.txt"
-	echo "== $name: Debian's own config (cloud-amd64)"
-	kernel_ready "$name" debian || return
-	local kunit=(--kunit)
+#   debian     (6.1) Debian 12's cloud-amd64 config: about 1,100 modules,
+#              BTF, module signing, lockdown;
+#   debian-rt  (6.12) the rt flavour's settings on the same drivers:
+#              PREEMPT_RT, RCU boosting, the latency tracers.
+debian_step() {
+	local variant=$1 name expect kunit=(--kunit)
+	name=$(VARIANT=$variant kname x86_64 "$flavor")
+	expect="$expdir/x86_64-$variant.txt"
+	echo "== $name: Debian's own config ($variant)"
+	kernel_ready "$name" "$variant" || return
 	if [ -f "$expect" ]; then
 		echo "== $name: KUnit, boot self-tests and ftracetest upstream"
-		guest_run "$name" 2 ftracetest upstream VARIANT=debian MEM=3G KUNIT=1 \
+		guest_run "$name" 2 ftracetest upstream VARIANT="$variant" MEM=3G KUNIT=1 \
 			APPEND="ftt_functions=0 ftt_bench=0" TIMEOUT="${TIMEOUT:-${ftt_timeout[x86_64]}}" -- \
 			judge --kunit --expect "$expect"
 		kunit=()
 	else
-		echo "skip $name: upstream's cases: no ${expect#"$top"/} (VARIANT=debian make expectations ARCH=x86_64)"
+		echo "skip $name: upstream's cases: no ${expect#"$top"/} (VARIANT=$variant${base_suffix:+ BASE=$BASE} make expectations ARCH=x86_64)"
 		printf 'passed 0\nfailed 0\nskipped 1\n' > "$results/$name-upstream"
-		expect="$top/expectations/x86_64.txt"
+		expect="$expdir/x86_64.txt"
 	fi
 	echo "== $name: ${kunit:+KUnit and }ftracetest test.d/ftrace-core"
-	guest_run "$name-core" 2 ftracetest test.d/ftrace-core VARIANT=debian MEM=3G \
+	guest_run "$name-core" 2 ftracetest test.d/ftrace-core VARIANT="$variant" MEM=3G \
 		KUNIT=${#kunit[@]} APPEND="ftt_functions=0 ftt_bench=0" \
 		TIMEOUT="${TIMEOUT:-${core_timeout[x86_64]}}" QEMU_LOG_NAME=core -- \
 		judge "${kunit[@]}" --subset --expect "$expect" --core-cases "$top/harness/ftt"
 	echo "== $name: every module loaded, traced and unloaded"
-	guest_run "$name-modload" 1 modload '' VARIANT=debian MEM=3G KUNIT=0 \
+	guest_run "$name-modload" 1 modload '' VARIANT="$variant" MEM=3G KUNIT=0 \
 		TIMEOUT="$modload_timeout" -- guest --doc modload --what "every module"
+}
+
+# debian_stream BASE ARCH VARIANT: make check-debian's stream, one kernel.
+debian_stream() {
+	set_base "$1"
+	debian_step "$3"
 }
 
 # Arches only built, booted and smoke-tested (harness/smoke.sh): 32-bit
@@ -598,21 +627,22 @@ stream() {
 	pids+=($!)
 }
 rm -f "$build/logs/guest-times" "$build/logs/check-lines.log"
-stream host host_stream
+[ "$full" = debian ] || stream host host_stream
 for spec in $specs; do
 	IFS=: read -r b arch name variant <<< "$spec"
 	# One stream per base and arch, booted or compiled only (the
-	# variants run in the 6.1 stream of their arch; the smoke-tested
+	# variants run in the stream of their base and arch; the smoke-tested
 	# arches have their own).
-	case "$variant" in
-	'') what=arch_stream ;;
-	objs) what=objs_stream ;;
+	case "$full:$variant" in
+	*:) what=arch_stream ;;
+	*:objs) what=objs_stream ;;
+	debian:debian*) what=debian_stream ;;
 	*) continue ;;
 	esac
 	[[ " $smoke_arches " == *" $arch "* ]] && continue
 	tag=$arch
 	[ "$b" = 6.1 ] || tag=$arch-$b
-	stream "$tag" "$what" "$b" "$arch"
+	stream "$tag" "$what" "$b" "$arch" "$variant"
 done
 for arch in $smoke_arches; do stream "$arch" smoke_stream "$arch"; done
 for p in "${pids[@]}"; do wait "$p"; done

@@ -146,22 +146,26 @@ debian_config() {
 # Kconfig does not define (Debian's rt patches add PREEMPT_LAZY to 6.12;
 # linux-source has none of them) are left out, and named on stderr.
 debian_rt_delta() {
-	local d="/usr/src/linux-config-$BASE" f known
+	local d="/usr/src/linux-config-$BASE" f known delta
 	for f in amd64_none_amd64 amd64_rt_amd64; do
 		[ -f "$d/config.$f.xz" ] || die "no $d/config.$f.xz (make setup installs linux-config-$BASE)"
 	done
 	grep -q '^config PREEMPT_RT$' "$base/kernel/Kconfig.preempt" &&
 		grep -q 'select ARCH_SUPPORTS_RT' "$base/arch/x86/Kconfig" ||
 		die "VARIANT=debian-rt: Linux $BASE has no PREEMPT_RT for x86 in-tree (BASE=6.12)"
-	known=$(grep -rhoE --include='Kconfig*' '^[[:space:]]*(menu)?config [A-Za-z0-9_]+' "$base" |
+	known=$(grep -rhoE --include='Kconfig*' '^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' "$base" |
 		awk '{ print "CONFIG_" $2 }' | sort -u)
-	comm -13 <(xzcat "$d/config.amd64_none_amd64.xz" | grep -E '^(# )?CONFIG_' | sort) \
+	delta=$(comm -13 <(xzcat "$d/config.amd64_none_amd64.xz" | grep -E '^(# )?CONFIG_' | sort) \
 		 <(xzcat "$d/config.amd64_rt_amd64.xz" | grep -E '^(# )?CONFIG_' | sort) |
 	awk 'FNR == NR { known[$0] = 1; next }
 		{ opt = $0; sub(/^# /, "", opt); sub(/[= ].*/, "", opt) }
 		opt in known { print; next }
 		{ print "kernel: debian-rt: " opt " is not in this base, left out" > "/dev/stderr" }' \
-		<(echo "$known") -
+		<(echo "$known") -)
+	# (An unreadable config in a <(...) above fails nothing by itself.)
+	grep -qx 'CONFIG_PREEMPT_RT=y' <<< "$delta" ||
+		die "VARIANT=debian-rt: no PREEMPT_RT=y from Debian's rt config over its amd64 one"
+	echo "$delta"
 }
 
 # config_fragments ARCH FLAVOR: the config fragments of one kernel build,
