@@ -222,14 +222,12 @@ fi
 # longest builds.  6.1's cloud-amd64 config; 6.12's rt flavour
 # (PREEMPT_RT is in-tree there).  make check-debian builds them alone.
 debian_specs=
-if { [ "$full" = full ] && booted 6.1 x86_64; } || [ "$full" = debian ]; then
-	has_base 6.1 && has_arch x86_64 &&
-		debian_specs="6.1:x86_64:$(set_base 6.1; VARIANT=debian kname x86_64 "$flavor"):debian"
-fi
-if { [ "$full" = full ] && booted 6.12 x86_64; } || [ "$full" = debian ]; then
-	has_base 6.12 && has_arch x86_64 &&
-		debian_specs="$debian_specs 6.12:x86_64:$(set_base 6.12; VARIANT=debian-rt kname x86_64 "$flavor"):debian-rt"
-fi
+for bv in 6.1:debian 6.12:debian-rt; do
+	b=${bv%%:*} v=${bv#*:}
+	has_base "$b" && has_arch x86_64 || continue
+	[ "$full" = debian ] || { [ "$full" = full ] && booted "$b" x86_64; } || continue
+	debian_specs="$debian_specs $b:x86_64:$(set_base "$b"; VARIANT=$v kname x86_64 "$flavor"):$v"
+done
 smoke_arches=
 if [ "$full" = full ] && has_base 6.1; then smoke_arches=arm; fi
 smoke_arches=${SMOKE_ARCHES-$smoke_arches}
@@ -558,19 +556,6 @@ x86_64_variants() {
 	debian_step debian
 }
 
-# make check-full only: x86_64 built from one of Debian's own configs
-# (harness/lib.sh: debian_config), judged against the stock kernel of the
-# base built the same way (expectations/[BASE/]x86_64-VARIANT.txt:
-# VARIANT=... make expectations ARCH=x86_64; until it is recorded,
-# upstream's cases are a skip and KUnit runs with the core's cases,
-# judged against the base's x86_64.txt).  KUnit and every upstream case;
-# the core's cases; every module loaded, traced and unloaded
-# (harness=modload), so that module records outnumber vmlinux's.  3 GiB:
-# the initramfs holds every module.
-#   debian     (6.1) Debian 12's cloud-amd64 config: about 1,100 modules,
-#              BTF, module signing, lockdown;
-#   debian-rt  (6.12) the rt flavour's settings on the same drivers:
-#              PREEMPT_RT, RCU boosting, the latency tracers.
 # The core's cases whose feature Debian's 6.1 config leaves out: FPROBE
 # (and with it BPF's kprobe_multi) and FUNCTION_PROFILER.
 debian_unsupported=()
@@ -583,6 +568,20 @@ for c in "BPF kprobe_multi programs see their function's address and cookie" \
 	 'kprobe_multi links and BPF trampolines come and go while modules load and the function tracer toggles'; do
 	debian_unsupported+=(--unsupported-ok "ftrace-core: $c")
 done
+
+# make check-full and make check-debian: x86_64 built from one of
+# Debian's own configs (harness/lib.sh: debian_config), judged against the stock kernel of the
+# base built the same way (expectations/[BASE/]x86_64-VARIANT.txt:
+# VARIANT=... make expectations ARCH=x86_64; until it is recorded,
+# upstream's cases are a skip and KUnit runs with the core's cases,
+# judged against the base's x86_64.txt).  KUnit and every upstream case;
+# the core's cases; every module loaded, traced and unloaded
+# (harness=modload), so that module records outnumber vmlinux's.  3 GiB:
+# the initramfs holds every module.
+#   debian     (6.1) Debian 12's cloud-amd64 config: about 1,100 modules,
+#              BTF, module signing, lockdown;
+#   debian-rt  (6.12) the rt flavour's settings on the same drivers:
+#              PREEMPT_RT, RCU boosting, the latency tracers.
 debian_step() {
 	local variant=$1 name expect kunit=(--kunit)
 	name=$(VARIANT=$variant kname x86_64 "$flavor")
