@@ -470,6 +470,7 @@ struct ftrace_glob {
 };
 
 int ftrace_glob_parse(char *str, int len, struct ftrace_glob *g, bool *neg);
+void ftrace_mod_glob_parse(char *w, struct ftrace_glob *g, bool *neg);
 char *arch_ftrace_match_adjust(char *str, const char *search);
 bool ftrace_glob_match(const char *name, const struct ftrace_glob *g);
 unsigned long ftrace_word_address(const char *search);

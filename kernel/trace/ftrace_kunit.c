@@ -237,6 +237,74 @@ static void glob_index(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, neg);
 }
 
+/*
+ * Module words: names that start with a digit ("8021q", "9pnet") are names,
+ * not indexes, and work with '!' and globs; no module named so is needed
+ * for the hash to be edited, with or without '!', or for a word to wait.
+ */
+static void glob_module_words(struct kunit *test)
+{
+	static const struct {
+		const char *word, *name;
+		bool match;
+	} cases[] = {
+		{ "8021q", "8021q", true },
+		{ "8021q", "8021qx", false },
+		{ "8021q", "xt_8021q", false },
+		{ "8021", "8021q", false },
+		{ "80*", "8021q", true },
+		{ "9p*net", "9pnet", true },
+		{ "9p?et", "9pnet", true },
+		{ "[0-9]pnet", "9pnet", true },
+		{ "842_*", "9pnet", false },
+		{ "!9pnet", "9pnet", true },
+		{ "ext4", "ext4", true },
+	};
+	struct ftrace_hash *hash;
+	struct ftrace_glob g;
+	unsigned long ip;
+	unsigned int i;
+	LIST_HEAD(mods);
+	char buf[32];
+	bool neg;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		strscpy(buf, cases[i].word, sizeof(buf));
+		ftrace_mod_glob_parse(buf, &g, &neg);
+		KUNIT_EXPECT_NE_MSG(test, g.type, (int)MATCH_INDEX, "%s",
+				    cases[i].word);
+		KUNIT_EXPECT_EQ_MSG(test, ftrace_glob_match(cases[i].name, &g),
+				    cases[i].match, "%s vs %s", cases[i].word,
+				    cases[i].name);
+		KUNIT_EXPECT_EQ(test, neg, cases[i].word[0] == '!');
+	}
+	if (!ftrace_location((unsigned long)vfs_read))
+		kunit_skip(test, "vfs_read is not traceable");
+	hash = ftrace_hash_alloc(4);
+	KUNIT_ASSERT_NOT_NULL(test, hash);
+	mutex_lock(&ftrace_lock);
+	KUNIT_EXPECT_EQ(test, ftrace_match_to_hash(hash, "*", "9nosuch", false), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_match_to_hash(hash, "vfs_read", "!9nosuch",
+						   false), 1);
+	KUNIT_EXPECT_EQ(test, ftrace_match_to_hash(hash, "vfs_read", "9*",
+						   true), 0);
+	ip = ftrace_location((unsigned long)vfs_read);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_lookup_ip(hash, ip));
+	/* Such words wait for their module, and are cancelled, as others. */
+	KUNIT_EXPECT_EQ(test, ftrace_mod_word(&mods, hash, "*", "9nosuch",
+					      true), 0);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&mods));
+	KUNIT_EXPECT_TRUE(test, hash->flags & FTRACE_HASH_FL_MOD);
+	KUNIT_EXPECT_EQ(test, ftrace_mod_word(&mods, hash, "*", "9no*", true),
+			0);
+	KUNIT_EXPECT_EQ(test, ftrace_mod_word(&mods, hash, "!*", "9nosuch",
+					      true), 0);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&mods));
+	mutex_unlock(&ftrace_lock);
+	ftrace_mods_free(&mods);
+	ftrace_hash_free(hash);
+}
+
 /* Does the walk name @ip as "%ps" does?  Reports the first few that not. */
 static bool walk_named(struct kunit *test, struct kallsyms_walk *w,
 		       unsigned long ip, char *walked, char *printed)
@@ -3267,6 +3335,7 @@ static struct kunit_case hash_cases[] = {
 static struct kunit_case match_cases[] = {
 	KUNIT_CASE(glob_kinds),
 	KUNIT_CASE(glob_index),
+	KUNIT_CASE(glob_module_words),
 	KUNIT_CASE(walk_names_as_ps),
 	KUNIT_CASE(prefilter_never_rejects_a_match),
 	KUNIT_CASE(filter_ip_errors),

@@ -493,6 +493,25 @@ static void match_index(struct match *m)
 }
 
 /**
+ * ftrace_mod_glob_parse - split a module word into its match type and text
+ * @w: the word ("M", "!M" or a glob), cut as ftrace_glob_parse() cuts it
+ * @g: receives the match
+ * @neg: receives whether the word starts with '!'
+ *
+ * A module word is a name or a glob, never an index: filter_parse_regex()
+ * reads any word that starts with a digit as one, but module names such
+ * as "8021q", "9pnet" or "842_compress" do.  6.1 matches such a word
+ * against no module (with the module loaded the write fails; a word left
+ * waiting for it selects nothing when it loads).  Here it is the module's
+ * name, or with a glob character a glob, as for any other module.
+ */
+void ftrace_mod_glob_parse(char *w, struct ftrace_glob *g, bool *neg)
+{
+	if (ftrace_glob_parse(w, strlen(w), g, neg) == MATCH_INDEX)
+		g->type = strpbrk(g->search, "*?[\\") ? MATCH_GLOB : MATCH_FULL;
+}
+
+/**
  * ftrace_match_to_hash - add (or remove) the records a word selects
  * @hash: the hash being edited
  * @func: the function word (name, glob, index or address, '!' to remove)
@@ -523,11 +542,7 @@ int ftrace_match_to_hash(struct ftrace_hash *hash, const char *func,
 	m.remove |= neg;
 	if (mw) {
 		m.has_mod = true;
-		ftrace_glob_parse(mw, strlen(mw), &m.mod, &m.mod_neg);
-		if (m.mod.type == MATCH_INDEX) {
-			m.err = -EINVAL;
-			goto out;
-		}
+		ftrace_mod_glob_parse(mw, &m.mod, &m.mod_neg);
 	}
 	/*
 	 * "*" selects every function; so does an empty function word with a

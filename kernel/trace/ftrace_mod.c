@@ -100,7 +100,9 @@ mark:
  * waits for it; "!func:mod:M" then cancels the waiting word.
  *
  * Return: 0, or -EINVAL if the word selects nothing and cannot wait (the
- * module is loaded, or the module word is not a plain name), or -ENOMEM.
+ * module is loaded, or the module word is empty or starts with '!'), or
+ * -ENOMEM.  A glob waits too, but as in 6.1 only a module with exactly
+ * that name ends its wait.
  */
 int ftrace_mod_word(struct list_head *mods, struct ftrace_hash *hash,
 		    const char *func, const char *module, bool enable)
