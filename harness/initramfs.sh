@@ -125,6 +125,10 @@ if grep -q '^CONFIG_MODULES=y' "$out/.config"; then
 		print ""
 	}' > "$mdir/ftwide-funcs.h"
 	module_build ftwide
+	# 9ftdigit: a module named with a leading digit, as 8021q is
+	# (harness/ftt/mod-digit-name.tc).
+	module_dir 9ftdigit > /dev/null
+	module_build 9ftdigit
 	# The registers an ftrace callback sees (harness/ftt/caller-regs.tc),
 	# on x86_64 and arm64 kernels of either flavor with dynamic ftrace
 	# (on arm64, with its pt_regs: DYNAMIC_FTRACE_WITH_REGS).
