@@ -130,6 +130,8 @@ while :; do
 	[ $n = 0 ] && break
 done
 left=$(wc -l < /proc/modules)
+# Those left, with their use counts, for whoever reads the log.
+echo "modload: left loaded:$(awk '{ printf " %s:%s", $1, $3 }' /proc/modules)"
 now=$(wc -l < $T/available_filter_functions)
 in_mods=$(grep -c ' \[' $T/available_filter_functions)
 if [ "$now" = $((vmlinux_recs + in_mods)) ]; then
