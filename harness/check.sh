@@ -562,7 +562,6 @@ debian_unsupported=()
 for c in "BPF kprobe_multi programs see their function's address and cookie" \
 	 'fprobe exit handlers and kretprobes on one return hook' \
 	 'fprobe sample by names and by glob' \
-	 'set_ftrace_filter/notrace changes apply under function_graph and the profiler' \
 	 'the function profiler and function_graph exclude each other (EBUSY)' \
 	 "BPF kprobe_multi by a module function's name: refused on 6.1, holds the module on 6.12" \
 	 'kprobe_multi links and BPF trampolines come and go while modules load and the function tracer toggles'; do
