@@ -85,6 +85,10 @@ class Tally:
                 f.write(f'{k} {v}\n')
 
 
+# A kernel message that the console put at the end of a result line, its
+# own line's start missing ("ok 141 name[  542.275632] random: ..."): not
+# part of the result.
+KMSG_TAIL = re.compile(r'\[\s*\d+\.\d+\] .*$')
 KTAP_VERSION = re.compile(r'^(\s*)(?:KTAP|TAP) version \d+\s*$')
 KTAP_PLAN = re.compile(r'^(\s*)1\.\.(\d+)\s*$')
 KTAP_DIAG = re.compile(r'^(\s*)#(?: (.*))?$')
@@ -178,7 +182,7 @@ def parse_ktap(lines):
                     break
             doc.lines.append(i)
             continue
-        m = KTAP_RESULT.match(line)
+        m = KTAP_RESULT.match(KMSG_TAIL.sub('', line))
         if m:
             indent = len(m.group(1))
             closed = None

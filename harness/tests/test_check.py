@@ -348,6 +348,12 @@ class Ktap(unittest.TestCase):
         self.assertEqual(kinds(docs[0]), [('s.p.a', 'ok'), ('s.p.b', 'fail')])
         self.assertEqual(check.ktap_problems(docs[0]), ['the document: 1 results, plan 2'])
 
+    def test_kernel_message_at_the_end_of_a_result(self):
+        doc = parse('KTAP version 1\n1..2\nok 1 a\n'
+                    'ok 2 (instance)  b[  542.275632] random: crng init done\n')[0]
+        self.assertEqual(kinds(doc), [('a', 'ok'), ('(instance)  b', 'ok')])
+        self.assertEqual(check.ktap_problems(doc), [])
+
     def test_kunit_as_6_1_prints_it(self):
         doc = parse(KUNIT)[0]
         self.assertIsNone(doc.name)
