@@ -46,7 +46,9 @@ import os
 import re
 import sys
 
-STAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+# A kernel message's timestamp, "[  542.275632]".
+KSTAMP = r'\[\s*\d+\.\d+\]'
+STAMP = re.compile('^' + KSTAMP + r'\s?')
 # Console lines that mean the kernel hit something it should not have.
 KERNEL_BAD = re.compile(
     r'(Oops|BUG:|kernel BUG at|WARNING:|Kernel panic|general protection fault'
@@ -88,7 +90,7 @@ class Tally:
 # A kernel message that the console put at the end of a result line, its
 # own line's start missing ("ok 141 name[  542.275632] random: ..."): not
 # part of the result.
-KMSG_TAIL = re.compile(r'\[\s*\d+\.\d+\] .*$')
+KMSG_TAIL = re.compile(KSTAMP + ' .*$')
 KTAP_VERSION = re.compile(r'^(\s*)(?:KTAP|TAP) version \d+\s*$')
 KTAP_PLAN = re.compile(r'^(\s*)1\.\.(\d+)\s*$')
 KTAP_DIAG = re.compile(r'^(\s*)#(?: (.*))?$')
